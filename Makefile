@@ -1,0 +1,45 @@
+# The two commands that matter (see README):
+#   make lab    set up .venv and open JupyterLab on lessons/ with the course kernel
+#   make test   set up .venv (with test tools and system parts) and run every test
+# Everything else here is what those two need.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8888
+
+.PHONY: lab test setup setup-test system-parts lessons clean
+
+lab: setup
+	$(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
+	  --port=$(PORT) --ip=127.0.0.1 $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
+
+test: setup-test system-parts
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+setup: $(VENV)/.course-installed
+setup-test: $(VENV)/.test-installed
+
+$(VENV)/.course-installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade --quiet pip
+	$(BIN)/pip install --quiet -e .
+	$(BIN)/paddlecourse kernel
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.course-installed
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $@
+
+# Graphviz draws the graph views; Chromium runs the browser tests. Installed
+# with apt where we are root (as on CI); elsewhere the tests that need them skip
+# loudly, and under CI=true they fail instead.
+system-parts:
+	@bash tools/system-parts.sh
+
+# Regenerate the student copies in lessons/ from solutions/ (after editing a solution).
+lessons: setup
+	$(BIN)/paddlecourse build
+
+clean:
+	rm -rf $(VENV) .pytest_cache test-artifacts

@@ -1,0 +1,35 @@
+"""paddlecourse: the helper library behind the PaddlePaddle dynamic-vs-static course.
+
+Lessons import only the names listed in ``__all__``.
+"""
+import os
+
+# glog reads this once, when paddle is first imported: set it before anything
+# below (or the learner) imports paddle, or Paddle's INFO lines flood the notebook.
+os.environ.setdefault("GLOG_minloglevel", "2")
+
+from .session import setup  # noqa: E402
+from .modes import static_mode  # noqa: E402
+from .checks import (  # noqa: E402
+    CheckFailed,
+    check_value,
+    check_shape,
+    check_dtype,
+    check_grad,
+    check_answer,
+    check_true,
+)
+from .verify import verify  # noqa: E402
+
+__all__ = [
+    "setup",
+    "static_mode",
+    "CheckFailed",
+    "check_value",
+    "check_shape",
+    "check_dtype",
+    "check_grad",
+    "check_answer",
+    "check_true",
+    "verify",
+]

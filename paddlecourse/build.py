@@ -1,0 +1,81 @@
+"""Build the student copies in lessons/ from the instructor notebooks in solutions/.
+
+solutions/ is the single source. A student copy is what nbgrader's own
+`generate_assignment` makes of it - solutions cleared, hidden tests removed,
+cells locked, checksums recorded - by composing nbgrader's preprocessors in the
+same order, without its database or course directory. Nothing is re-implemented.
+"""
+import copy
+from pathlib import Path
+
+import nbformat
+from nbgrader.preprocessors import (
+    CheckCellMetadata,
+    ClearHiddenTests,
+    ClearMarkScheme,
+    ClearOutput,
+    ClearSolutions,
+    ComputeChecksums,
+    LockCells,
+)
+
+# The order nbgrader's GenerateAssignment uses (minus header/footer, test
+# templates and the database): checksums are computed before hidden tests are
+# cleared, and again after, exactly as there.
+STUDENT_COPY_STEPS = (
+    LockCells,
+    ClearSolutions,
+    ClearOutput,
+    CheckCellMetadata,
+    ComputeChecksums,
+    ClearHiddenTests,
+    ClearMarkScheme,
+    ComputeChecksums,
+    CheckCellMetadata,
+)
+
+EXECUTE_TIMEOUT = 300  # seconds per cell when refreshing the solutions' outputs
+
+
+def student_copy(solution):
+    """Return the student version of one solution notebook (a NotebookNode)."""
+    notebook = copy.deepcopy(solution)
+    resources = {}
+    for step in STUDENT_COPY_STEPS:
+        notebook, resources = step().preprocess(notebook, resources)
+    return notebook
+
+
+def solution_paths(solutions_dir):
+    return sorted(p for p in Path(solutions_dir).glob("*.ipynb") if not p.name.startswith("."))
+
+
+def write_notebook(notebook, path):
+    """Write a notebook the same way every time, so regenerated copies compare byte for byte."""
+    Path(path).write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
+
+
+def build_lessons(solutions_dir="solutions", lessons_dir="lessons"):
+    """Regenerate every student copy; returns the paths written."""
+    lessons_dir = Path(lessons_dir)
+    lessons_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for source in solution_paths(solutions_dir):
+        target = lessons_dir / source.name
+        write_notebook(student_copy(nbformat.read(source, as_version=4)), target)
+        written.append(target)
+    return written
+
+
+def execute_solution(path, timeout=EXECUTE_TIMEOUT):
+    """Run one solution notebook top to bottom with its own kernel and store the outputs."""
+    from nbclient import NotebookClient
+
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(
+        notebook,
+        timeout=timeout,
+        resources={"metadata": {"path": str(Path(path).parent)}},
+        record_timing=False,
+    ).execute()
+    write_notebook(notebook, path)

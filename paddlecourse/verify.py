@@ -1,0 +1,169 @@
+"""verify(): the five post-install checks as one report, each with what to do if it fails."""
+import contextlib
+import html
+import io
+from dataclasses import dataclass
+from importlib import metadata
+
+from .modes import static_mode
+
+
+@dataclass
+class CheckResult:
+    """One line of the report: did the check pass, what was seen, what to do if not."""
+
+    name: str
+    ok: bool
+    seen: str
+    fix: str = ""
+
+
+def pinned_paddle_version():
+    """The paddlepaddle version this course is pinned to (from the installed package)."""
+    try:
+        for requirement in metadata.requires("paddlecourse") or []:
+            if requirement.replace(" ", "").startswith("paddlepaddle=="):
+                return requirement.split("==")[1].split(";")[0].strip()
+    except metadata.PackageNotFoundError:
+        pass
+    return None
+
+
+def check_version():
+    import paddle
+
+    pinned = pinned_paddle_version()
+    seen = f"paddle {paddle.__version__}"
+    if pinned is None or paddle.__version__ == pinned:
+        return True, seen, ""
+    return False, f"{seen}, but the course is pinned to {pinned}", (
+        f"Install the pinned version in this environment: pip install paddlepaddle=={pinned}"
+    )
+
+
+def check_device():
+    import paddle
+
+    device = paddle.device.get_device()
+    if paddle.is_compiled_with_cuda() and device == "cpu":
+        return False, "a GPU build of Paddle that sees no GPU", (
+            "Check `nvidia-smi`, and that the CUDA version matches the paddlepaddle-gpu wheel you installed. "
+            "The course itself runs fine on the CPU package `paddlepaddle`."
+        )
+    build = "GPU build" if paddle.is_compiled_with_cuda() else "CPU build (package paddlepaddle)"
+    return True, f"{device} - {build}", ""
+
+
+def check_run_check():
+    import paddle
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+        paddle.utils.run_check()
+    lines = [line.strip() for line in printed.getvalue().splitlines() if line.strip()]
+    works = [line for line in lines if line.startswith("PaddlePaddle works well")]
+    if works and any("installed successfully" in line for line in lines):
+        return True, works[0], ""
+    return False, " / ".join(lines[-2:]) or "run_check printed nothing", (
+        "Reinstall into a clean virtual environment: python -m venv env && env/bin/pip install paddlepaddle"
+    )
+
+
+def check_dynamic_backward():
+    """Forward and backward in dynamic mode, with a gradient that really exists.
+
+    `paddle.randn` makes tensors with stop_gradient=True, so a check that forgets
+    to flip it calls backward() and silently gets no gradient at all.
+    """
+    import numpy as np
+    import paddle
+
+    a = paddle.randn([4, 3])
+    a.stop_gradient = False
+    b = paddle.randn([3, 5])
+    paddle.matmul(a, b).sum().backward()
+    if a.grad is None:
+        return False, "backward() ran but a.grad is None", "Make sure `a.stop_gradient = False` before the forward pass."
+    # d sum(a @ b) / d a[i, k] = sum_j b[k, j], the same for every row i
+    by_hand = np.tile(b.numpy().sum(axis=1), (4, 1))
+    if not np.allclose(a.grad.numpy(), by_hand, atol=1e-5):
+        return False, "a.grad exists but differs from the chain rule", "Reinstall Paddle; its autograd gives wrong numbers."
+    return True, "a.grad has shape [4, 3] and matches the chain rule", ""
+
+
+def check_static_executor():
+    import numpy as np
+    import paddle
+
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data(name="x", shape=[-1, 4], dtype="float32")
+            y = paddle.mean(x * 2 + 1)
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        exe.run(startup)
+        (out,) = exe.run(main, feed={"x": np.ones((2, 4), dtype="float32")}, fetch_list=[y])
+    if float(out) != 3.0:
+        return False, f"mean(2x + 1) at x = 1 gave {float(out)}", "Reinstall Paddle; its static executor gives wrong numbers."
+    return True, "an Executor ran a Program: mean(2x + 1) at x = 1 is 3.0", ""
+
+
+CHECKS = [
+    ("1. import and version", check_version),
+    ("2. device", check_device),
+    ("3. paddle.utils.run_check()", check_run_check),
+    ("4. dynamic forward + backward", check_dynamic_backward),
+    ("5. static program on an Executor", check_static_executor),
+]
+
+
+class Report:
+    """The checks' results; shows as a table in a notebook and as text elsewhere."""
+
+    def __init__(self, results):
+        self.results = list(results)
+
+    @property
+    def ok(self):
+        return all(r.ok for r in self.results)
+
+    def __str__(self):
+        lines = []
+        for r in self.results:
+            lines.append(f"{'✓' if r.ok else '✗'} {r.name}: {r.seen}")
+            if not r.ok:
+                lines.append(f"    what to do: {r.fix}")
+        lines.append("All five checks passed." if self.ok else "Some checks failed: see 'what to do' above.")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        rows = "".join(
+            f"<tr><td>{'✓' if r.ok else '✗'}</td><td>{html.escape(r.name)}</td><td>{html.escape(r.seen)}</td>"
+            f"<td>{html.escape(r.fix)}</td></tr>"
+            for r in self.results
+        )
+        verdict = "All five checks passed." if self.ok else "Some checks failed: see the last column."
+        return (
+            "<table class='paddlecourse-verify'><tr><th></th><th>check</th><th>seen</th><th>what to do</th></tr>"
+            f"{rows}</table><p>{verdict}</p>"
+        )
+
+
+def run_checks(checks):
+    """Run ``(name, function)`` pairs; a check that raises is reported, not propagated."""
+    results = []
+    for name, check in checks:
+        try:
+            ok, seen, fix = check()
+        except Exception as error:  # the report must finish even when Paddle is broken
+            ok, seen = False, f"raised {type(error).__name__}: {(str(error).strip().splitlines() or [''])[0][:160]}"
+            fix = "Read the error above; a clean virtual environment and a reinstall fix most install problems."
+        results.append(CheckResult(name, ok, seen, fix))
+    return Report(results)
+
+
+def verify():
+    """Run the five post-install checks and return a report (it displays itself)."""
+    return run_checks(CHECKS)
