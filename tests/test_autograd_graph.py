@@ -1,0 +1,66 @@
+"""autograd_graph(): the picture is built from Paddle's real backward nodes."""
+import os
+
+os.environ.setdefault("GLOG_minloglevel", "2")
+
+import paddle
+import pytest
+
+from paddlecourse.widgets import graphs
+from paddlecourse.widgets.autograd_graph import autograd_graph, backward_nodes
+
+
+@pytest.fixture
+def lesson_graph():
+    w = paddle.to_tensor([2.0], stop_gradient=False)
+    x = paddle.to_tensor([3.0], stop_gradient=False)
+    b = paddle.to_tensor([1.0], stop_gradient=False)
+    z = (w * x + b) ** 2
+    return w, x, b, z
+
+
+def test_backward_nodes_follow_the_forward_ops(lesson_graph):
+    *_, z = lesson_graph
+    nodes = backward_nodes(z)
+    assert [name for name, _ in nodes] == [
+        "PowGradNode", "AddGradNode", "MultiplyGradNode",
+        "GradNodeAccumulation", "GradNodeAccumulation", "GradNodeAccumulation",
+    ]
+    assert nodes[0][1] == [1]  # pow's input is the add
+
+
+def test_picture_names_the_leaves(lesson_graph):
+    w, x, b, z = lesson_graph
+    z.backward()
+    text = autograd_graph(z, w=w, x=x, b=b).text()
+    assert "w = 2" in text and "grad 42" in text
+    assert "x = 3" in text and "grad 28" in text
+    assert "b = 1" in text and "grad 14" in text
+    assert "[PowGradNode]" in text and "z = 49" in text
+
+
+def test_untracked_input_is_a_constant():
+    w = paddle.to_tensor([2.0], stop_gradient=False)
+    x = paddle.to_tensor([3.0])  # stop_gradient=True by default
+    z = (w * x) ** 2
+    text = autograd_graph(z, w=w, x=x).text()
+    assert "constant (stop_gradient=True)" in text
+    assert "x = 3" not in text
+
+
+def test_result_without_graph():
+    text = autograd_graph(paddle.to_tensor([1.0]), name="c").text()
+    assert "no graph recorded" in text
+
+
+def test_text_fallback_without_graphviz(lesson_graph, monkeypatch):
+    w, x, b, z = lesson_graph
+    monkeypatch.setattr(graphs, "graphviz_available", lambda: False)
+    bundle = autograd_graph(z, w=w, x=x, b=b)._repr_mimebundle_()
+    assert set(bundle) == {"text/plain"}
+
+
+@pytest.mark.skipif(not graphs.graphviz_available(), reason="Graphviz `dot` not installed")
+def test_svg_when_graphviz_present(lesson_graph):
+    w, x, b, z = lesson_graph
+    assert "<svg" in autograd_graph(z, w=w, x=x, b=b).svg()
