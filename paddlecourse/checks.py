@@ -11,7 +11,6 @@ Answers are compared by value, not by type: 42, 42.0, np.float32(42),
 np.array([42.]) and paddle.to_tensor([42.]) are all the same answer.
 """
 import functools
-import math
 
 import numpy as np
 
@@ -301,8 +300,11 @@ def check_true(name, condition, *, hint=None, because=None):
     value = np.asarray(condition)
     if value.size != 1:
         raise CheckFailed(f"{name}: expected one True/False, found {value.size} values.", hint=hint)
-    if isinstance(condition, float) and math.isnan(condition):
-        raise CheckFailed(f"{name}: the condition is NaN.", hint=hint)
+    if value.dtype.kind != "b":
+        raise CheckFailed(
+            f"{name}: expected True/False, found {'the number ' + _fmt(value) if value.dtype.kind in 'iuf' else _short(condition)}.",
+            hint=hint or "Write a comparison, e.g. `loss < 0.1`.",
+        )
     if not bool(value.reshape(-1)[0]):
         raise CheckFailed(f"{name} does not hold{': ' + because if because else ''}.", hint=hint)
     _passed(name)

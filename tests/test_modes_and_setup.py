@@ -1,0 +1,68 @@
+"""setup() and static_mode(): the kernel always ends up quiet, seeded and in dynamic mode."""
+import logging
+
+import paddle
+import pytest
+
+import paddlecourse
+from paddlecourse import static_mode
+
+
+def test_static_mode_switches_and_restores():
+    assert paddle.in_dynamic_mode()
+    with static_mode():
+        assert not paddle.in_dynamic_mode()
+    assert paddle.in_dynamic_mode()
+
+
+def test_static_mode_restores_dynamic_mode_when_the_body_raises():
+    with pytest.raises(ZeroDivisionError):
+        with static_mode():
+            1 / 0
+    assert paddle.in_dynamic_mode()
+
+
+def test_nested_static_mode_stays_static_until_the_outer_block_ends():
+    with static_mode():
+        with static_mode():
+            pass
+        assert not paddle.in_dynamic_mode()
+    assert paddle.in_dynamic_mode()
+
+
+def test_setup_recovers_a_kernel_left_in_static_mode():
+    paddle.enable_static()  # what a cell that bypassed static_mode() and then failed leaves behind
+    paddlecourse.setup()
+    assert paddle.in_dynamic_mode()
+
+
+def test_setup_seeds_paddle_and_numpy_the_same_way_every_time():
+    import numpy as np
+
+    paddlecourse.setup(seed=7)
+    first = paddle.randn([3]).numpy(), np.random.rand(3)
+    paddlecourse.setup(seed=7)
+    second = paddle.randn([3]).numpy(), np.random.rand(3)
+    assert (first[0] == second[0]).all() and (first[1] == second[1]).all()
+
+
+def test_setup_removes_the_root_handler_paddle_adds():
+    logging.getLogger().addHandler(logging.StreamHandler())  # as `import paddle` does
+    paddlecourse.setup()
+    assert not [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
+
+
+def test_setup_shows_a_failed_check_as_its_message_only_in_ipython():
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import paddlecourse; paddlecourse.setup()")
+        with capture_output() as shown:
+            result = shell.run_cell("paddlecourse.check_value('dz/dw', 84, 42, hint='Clear the gradient.')")
+        assert isinstance(result.error_in_exec, paddlecourse.CheckFailed)  # still an error: nbgrader gives 0
+        assert "CheckFailed: dz/dw: expected 42, found 84.\nHint: Clear the gradient." in shown.stdout
+        assert "Traceback" not in shown.stdout and "checks.py" not in shown.stdout
+    finally:
+        InteractiveShell.clear_instance()

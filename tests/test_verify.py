@@ -1,0 +1,37 @@
+"""verify(): five real checks on the installed Paddle, and a report that says what to do."""
+from paddlecourse import verify
+from paddlecourse.verify import check_dynamic_backward, run_checks
+
+
+def test_all_five_checks_pass_on_this_install():
+    report = verify()
+    assert [r.name for r in report.results] == [
+        "1. import and version", "2. device", "3. paddle.utils.run_check()",
+        "4. dynamic forward + backward", "5. static program on an Executor",
+    ]
+    assert report.ok, str(report)
+    assert str(report).endswith("All five checks passed.")
+
+
+def test_a_failing_or_crashing_check_is_reported_with_what_to_do():
+    def no_gradient():
+        return False, "backward() ran but a.grad is None", "Set stop_gradient=False."
+
+    def crashes():
+        raise ImportError("libpaddle.so: cannot open shared object file")
+
+    report = run_checks([("dynamic", no_gradient), ("import", crashes), ("fine", check_dynamic_backward)])
+    assert not report.ok
+    text = str(report)
+    assert "✗ dynamic: backward() ran but a.grad is None\n    what to do: Set stop_gradient=False." in text
+    assert "✗ import: raised ImportError: libpaddle.so: cannot open shared object file" in text
+    assert "✓ fine" in text
+    assert text.endswith("Some checks failed: see 'what to do' above.")
+    assert "<table" in report._repr_html_() and "Set stop_gradient=False." in report._repr_html_()
+
+
+def test_the_command_line_verify_exits_zero_when_everything_works(capsys):
+    from paddlecourse.cli import main
+
+    assert main(["verify"]) == 0
+    assert "All five checks passed." in capsys.readouterr().out
