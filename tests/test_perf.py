@@ -1,0 +1,157 @@
+"""The benchmark harness: its bookkeeping on cheap callables with a fake clock, plus one tiny real run."""
+import pytest
+
+from paddlecourse import perf
+
+
+class FakeClock:
+    """A clock that only moves when a contender 'works'; `drift` makes later work slower, as a busy machine does."""
+
+    def __init__(self, drift=0.0):
+        self.now = 0.0
+        self.drift = drift
+        self.log = []
+
+    def __call__(self):
+        return self.now
+
+    def work(self, name, seconds):
+        def run():
+            self.log.append(name)
+            self.now += seconds * (1.0 + self.drift * self.now)
+        return run
+
+
+def test_rotated_orders_put_every_contender_in_every_position():
+    orders = perf.rotated_orders(["a", "b", "c"], 6)
+    assert orders[:3] == [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    for position in range(3):
+        assert sorted(order[position] for order in orders[:3]) == ["a", "b", "c"]
+    assert orders[3:] == orders[:3]
+
+
+def test_round_means_medians_and_spread_on_a_fake_clock():
+    clock = FakeClock()
+    timings = perf.time_interleaved({"fast": clock.work("fast", 1.0), "slow": clock.work("slow", 4.0)},
+                                    rounds=3, calls=10, warmup=2, clock=clock)
+    assert timings.seconds["fast"] == pytest.approx([1.0] * 3)
+    assert timings.seconds["slow"] == pytest.approx([4.0] * 3)
+    assert timings.median("slow") == pytest.approx(4.0)
+    assert timings.spread("fast") == pytest.approx(0.0)
+    ratio, (low, high) = timings.speedup("fast", baseline="slow")
+    assert ratio == pytest.approx(4.0) and low == pytest.approx(4.0) and high == pytest.approx(4.0)
+    # 2 warm-up calls each, then 3 rounds x 10 calls each
+    assert clock.log.count("fast") == 2 + 30 and clock.log.count("slow") == 2 + 30
+    assert clock.log[:4] == ["fast", "fast", "slow", "slow"]
+
+
+def test_interleaving_keeps_the_ratio_while_the_machine_drifts():
+    """Both contenders slow down over time; per-round ratios stay near the true 2x, unlike back-to-back runs."""
+    drift = 0.01
+    clock = FakeClock(drift=drift)
+    timings = perf.time_interleaved({"a": clock.work("a", 1.0), "b": clock.work("b", 2.0)},
+                                    rounds=8, calls=5, warmup=0, clock=clock)
+    ratio, (low, high) = timings.speedup("a", baseline="b")
+    assert timings.median("a") > 1.5  # the machine really drifted
+    assert ratio == pytest.approx(2.0, rel=0.15)
+    # back to back (all of a, then all of b) the drift alone would skew the ratio far more
+    sequential = FakeClock(drift=drift)
+    a = perf.time_interleaved({"a": sequential.work("a", 1.0)}, rounds=8, calls=5, warmup=0, clock=sequential)
+    b = perf.time_interleaved({"b": sequential.work("b", 2.0)}, rounds=8, calls=5, warmup=0, clock=sequential)
+    skewed = b.median("b") / a.median("a")
+    assert abs(skewed - 2.0) > 3 * abs(ratio - 2.0)
+
+
+def test_spread_reports_a_noisy_round():
+    clock = FakeClock()
+    costs = iter([1.0] * 10 + [3.0] * 10 + [1.0] * 10)  # round 2 is slow
+    timings = perf.time_interleaved({"x": lambda: clock.work("x", next(costs))()}, rounds=3, calls=10,
+                                    warmup=0, clock=clock)
+    assert timings.median("x") == pytest.approx(1.0)
+    assert timings.low_high("x") == pytest.approx((1.0, 3.0))
+    assert timings.spread("x") == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("kwargs", [dict(rounds=0), dict(calls=0), dict(warmup=-1)])
+def test_bad_settings_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        perf.time_interleaved({"x": lambda: None}, **kwargs)
+
+
+def test_no_contenders_is_refused():
+    with pytest.raises(ValueError):
+        perf.time_interleaved({})
+
+
+def _fake_comparison():
+    rows = []
+    for model in ("m1", "m2"):
+        for batch in (1, 8):
+            for mode, speed in (("eager", 1.0), ("predictor", 2.0)):
+                rows.append(perf.Row(model, "inference", batch, mode, 1 / speed, 0.9 / speed, 1.1 / speed,
+                                     speed, speed * 0.9, speed * 1.1, 0.0))
+    return perf.Comparison(perf.QUICK, rows)
+
+
+def test_comparison_lookup_and_table():
+    comparison = _fake_comparison()
+    assert comparison.models == ["m1", "m2"]
+    assert comparison.modes("inference") == ["eager", "predictor"]
+    assert comparison.batch_sizes() == [1, 8]
+    assert comparison.speedup("m2", "inference", 8, "predictor") == 2.0
+    table = comparison.table()
+    assert len(table.splitlines()) == 2 + 8 + 1
+    assert "2.00x" in table and "interleaved rounds" in table
+
+
+def test_plot_draws_one_panel_per_model():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = perf.plot_speedups(_fake_comparison())
+    assert len(fig.axes) == 2
+    assert [a.get_title() for a in fig.axes] == ["m1 (inference)", "m2 (inference)"]
+    plt.close(fig)
+
+
+def test_unknown_modes_are_refused():
+    layer = perf.wide_shallow_mlp(in_features=4, hidden=3, classes=2)
+    with pytest.raises(ValueError, match="unknown modes"):
+        perf.inference_calls(layer, modes=("eager", "turbo"))
+    with pytest.raises(ValueError, match="unknown training modes"):
+        perf.training_steps(layer, modes=("jit.load",))
+
+
+def test_model_shapes():
+    from paddlecourse.memory import count_parameters
+
+    assert count_parameters(perf.wide_shallow_mlp()) == 203_530
+    deep = perf.deep_narrow_mlp()
+    assert count_parameters(deep) == 125_770
+    assert sum(type(s).__name__ == "Linear" for s in deep.sublayers()) == 20
+
+
+def test_one_tiny_real_run_of_every_mode(capfd):
+    """All modes agree with eager, every cell is filled, and the predictor prints no pass log."""
+    import paddle
+
+    paddle.seed(0)
+    tiny = perf.Settings(rounds=2, calls=2, warmup=1, batch_sizes=(1, 4))
+    models = {"tiny": perf.wide_shallow_mlp(in_features=8, hidden=16, classes=3)}
+    modes = perf.INFERENCE_MODES + perf.PREDICTOR_VARIANTS[1:]
+    inference = perf.compare_inference(models, tiny, modes=modes)
+    training = perf.compare_training(models, tiny, classes=3)
+    both = inference + training
+    assert both.tasks == ["inference", "training"]
+    assert inference.modes() == list(modes)
+    assert training.modes() == ["eager", "to_static"] and training.batch_sizes() == [4]
+    assert len(inference.rows) == len(modes) * 2
+    for row in both.rows:
+        assert row.median_ms > 0 and row.low_ms <= row.median_ms <= row.high_ms
+        assert row.speedup_low <= row.speedup <= row.speedup_high
+        assert row.max_diff < 1e-4, row
+    for row in both.select(mode="eager"):
+        assert row.speedup == 1.0
+    captured = capfd.readouterr()
+    assert "Running PIR pass" not in captured.out + captured.err
