@@ -1,0 +1,539 @@
+"""check_export(): the five-minute export smoke test, as one call and one readable report.
+
+Given a Layer and the InputSpec you mean to deploy with, it does what a careful
+engineer does before shipping a model:
+
+1. converts and saves it with ``paddle.jit.save`` into a temporary folder;
+2. loads it back with ``paddle.jit.load`` (and into a ``paddle.inference`` predictor);
+3. runs eager and exported side by side at several batch sizes, twice each, in
+   eval mode, and compares the numbers;
+4. reads the input shapes the saved model declares and compares them with the spec;
+5. names each problem it finds in plain words, with the fix.
+
+The layer is left as it was: its train/eval mode is restored and nothing is
+written outside a ``tempfile.TemporaryDirectory`` that is removed afterwards.
+Every problem it reports is reproduced by a model in tests/test_export.py.
+"""
+import contextlib
+import html
+import io
+import os
+import re
+import tempfile
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Problem:
+    """One thing wrong with the export: what happens, and what to change."""
+
+    kind: str  # a short stable label, e.g. "fixed-batch" (tests and graders use it)
+    problem: str
+    fix: str
+
+
+@dataclass
+class Run:
+    """One batch size through one runner (jit.load or the predictor), compared with eager."""
+
+    batch: int
+    runner: str
+    status: str  # "same", "differs", "error"
+    detail: str = ""
+
+
+@dataclass
+class ExportReport:
+    """What check_export saw. ``ok`` is True when no problem was found (notes do not count)."""
+
+    conversion: str
+    input_spec: list
+    saved_spec: list = field(default_factory=list)
+    files: dict = field(default_factory=dict)
+    runs: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    batch_sizes: tuple = ()
+
+    @property
+    def ok(self):
+        return not self.problems
+
+    @property
+    def kinds(self):
+        """The labels of the problems found, e.g. {"fixed-batch"}."""
+        return {p.kind for p in self.problems}
+
+    def _verdict(self):
+        if self.ok:
+            return "PASSED: the exported model matches eager at every batch size tried."
+        count = len(self.problems)
+        return f"FAILED: {count} problem{'s' if count > 1 else ''} found."
+
+    def _table(self):
+        runners = [r for r in ("jit.load", "predictor") if any(run.runner == r for run in self.runs)]
+        rows = []
+        for batch in self.batch_sizes:
+            cells = []
+            for runner in runners:
+                run = next((x for x in self.runs if x.batch == batch and x.runner == runner), None)
+                cells.append(_run_text(run))
+            rows.append((batch, cells))
+        return runners, rows
+
+    def __str__(self):
+        lines = [f"Export check {self._verdict()}"]
+        lines.append(f"  converted by   : {self.conversion}")
+        lines.append(f"  input spec     : {_specs_text(self.input_spec)}")
+        if self.saved_spec:
+            lines.append(f"  saved model in : {_specs_text(self.saved_spec)}")
+        if self.files:
+            lines.append(f"  files written  : {', '.join(sorted(self.files))}")
+        runners, rows = self._table()
+        if rows and runners:
+            lines.append("  batch | " + " | ".join(f"{r:<28}" for r in runners))
+            for batch, cells in rows:
+                lines.append(f"  {batch:>5} | " + " | ".join(f"{c:<28}" for c in cells))
+        for number, p in enumerate(self.problems, 1):
+            lines.append(f"Problem {number} [{p.kind}]: {p.problem}")
+            lines.append(f"  Fix: {p.fix}")
+        for note in self.notes:
+            lines.append(f"Note: {note}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        esc = html.escape
+        colour = "#1a7f37" if self.ok else "#cf222e"
+        parts = [f"<div class='paddlecourse-export'><p><b style='color:{colour}'>Export check "
+                 f"{esc(self._verdict())}</b></p>",
+                 "<table><tr><td>converted by</td><td>" + esc(self.conversion) + "</td></tr>",
+                 "<tr><td>input spec</td><td><code>" + esc(_specs_text(self.input_spec)) + "</code></td></tr>"]
+        if self.saved_spec:
+            parts.append("<tr><td>saved model expects</td><td><code>" + esc(_specs_text(self.saved_spec))
+                         + "</code></td></tr>")
+        if self.files:
+            parts.append("<tr><td>files written</td><td>" + esc(", ".join(sorted(self.files))) + "</td></tr>")
+        parts.append("</table>")
+        runners, rows = self._table()
+        if rows and runners:
+            head = "".join(f"<th>{esc(r)} vs eager</th>" for r in runners)
+            body = "".join("<tr><td>" + str(b) + "</td>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>"
+                           for b, cells in rows)
+            parts.append(f"<table><tr><th>batch</th>{head}</tr>{body}</table>")
+        if self.problems:
+            items = "".join(f"<li><b>{esc(p.problem)}</b><br>Fix: {esc(p.fix)}</li>" for p in self.problems)
+            parts.append(f"<ol>{items}</ol>")
+        if self.notes:
+            parts.append("<ul>" + "".join(f"<li>Note: {esc(n)}</li>" for n in self.notes) + "</ul>")
+        parts.append("</div>")
+        return "".join(parts)
+
+
+# ---------------------------------------------------------------- small helpers
+
+def _run_text(run):
+    if run is None:
+        return "-"
+    if run.status == "same":
+        return "✓ same"
+    if run.status == "differs":
+        return f"✗ differs ({run.detail})"
+    return "✗ error"
+
+
+def _dims_text(shape):
+    return "[" + ", ".join("None" if d is None or d == -1 else str(int(d)) for d in shape) + "]"
+
+
+def _dtype_text(dtype):
+    return str(dtype).replace("paddle.", "")
+
+
+def _specs_text(specs):
+    if not specs:
+        return "(none)"
+    return ", ".join(f"{_dims_text(s.shape)} {_dtype_text(s.dtype)}" for s in specs)
+
+
+def _is_dynamic(dim):
+    return dim is None or int(dim) < 0
+
+
+def _first_error_line(error):
+    """The sentence of a Paddle error that says what went wrong, without paths or C++ frames."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    picked = ""
+    for line in lines:
+        if re.search(r"(Error|error):", line) and "[operator <" not in line:
+            picked = line
+            break
+    if not picked:
+        picked = next((line for line in lines if not line.startswith(("File ", "[operator", "[/"))), "")
+    picked = re.sub(r"\s*\(at [^)]*\)", "", picked)  # C++ source locations
+    picked = re.sub(r"\s*\[Hint:.*", "", picked)
+    picked = re.sub(r"(/[\w.\-]+)+/", "", picked)  # any file path
+    picked = picked.strip()
+    text = f"{type(error).__name__}: {picked}" if not picked.startswith(type(error).__name__) else picked
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _conversion_of(layer):
+    kind = type(getattr(layer, "forward", None)).__name__
+    if kind == "SymbolicStaticFunction":
+        return "sot", "paddle.jit.to_static(layer) in the default mode (SOT), then paddle.jit.save"
+    if kind == "ASTStaticFunction":
+        return "ast", "paddle.jit.to_static(layer, full_graph=True) (AST), then paddle.jit.save"
+    return "plain", "paddle.jit.save(layer, path, input_spec=...) (converts with full_graph=True, AST)"
+
+
+def _float_param_dtype(layer):
+    for param in layer.parameters():
+        name = _dtype_text(param.dtype)
+        if name.startswith(("float", "bfloat")):
+            return name
+    return None
+
+
+def _as_arrays(outputs):
+    if isinstance(outputs, (list, tuple)):
+        return [a for o in outputs for a in _as_arrays(o)]
+    if isinstance(outputs, dict):
+        return [a for k in sorted(outputs) for a in _as_arrays(outputs[k])]
+    if hasattr(outputs, "numpy"):
+        return [np.asarray(outputs.numpy())]
+    return [np.asarray(outputs)]
+
+
+def _compare(found, expected, rtol, atol):
+    """('same' | 'differs', detail) for two lists of arrays."""
+    if len(found) != len(expected):
+        return "differs", f"{len(found)} outputs, eager gives {len(expected)}"
+    for f, e in zip(found, expected):
+        if f.shape != e.shape:
+            return "differs", f"shape {list(f.shape)}, eager {list(e.shape)}"
+    worst = max((float(np.max(np.abs(f.astype(np.float64) - e.astype(np.float64)))) if f.size else 0.0)
+                for f, e in zip(found, expected))
+    if all(np.allclose(f, e, rtol=rtol, atol=atol) for f, e in zip(found, expected)):
+        return "same", ""
+    return "differs", f"max |diff| {worst:.2g}"
+
+
+def default_inputs(input_spec, batch, seed=0):
+    """Random inputs that fit ``input_spec`` with the first dimension set to ``batch``.
+
+    Floats are standard normal, integers are in [0, 10), booleans random. Other
+    unknown (None) dimensions need your own ``make_inputs``.
+    """
+    rng = np.random.RandomState(seed + batch)
+    arrays = []
+    for spec in input_spec:
+        shape = list(spec.shape)
+        if shape:
+            shape[0] = batch
+        if any(_is_dynamic(d) for d in shape[1:]):
+            raise ValueError(f"{_dims_text(spec.shape)} has an unknown dimension after the batch: "
+                             "pass make_inputs=lambda batch: [...] to say what inputs look like")
+        dtype = _dtype_text(spec.dtype)
+        if dtype.startswith("float"):
+            arrays.append(rng.standard_normal(shape).astype(dtype))
+        elif dtype.startswith(("int", "uint")):
+            arrays.append(rng.randint(0, 10, size=shape).astype(dtype))
+        elif dtype == "bool":
+            arrays.append(rng.rand(*shape) > 0.5)
+        else:
+            arrays.append(rng.standard_normal(shape).astype("float32"))
+    return arrays
+
+
+@contextlib.contextmanager
+def _eval_mode_restored(layer):
+    was_training = layer.training
+    layer.eval()
+    try:
+        yield was_training
+    finally:
+        if was_training:
+            layer.train()
+
+
+@contextlib.contextmanager
+def _eager_only():
+    """Run converted layers as plain Python (dygraph) for the eager reference."""
+    import paddle
+    from paddle.jit.dy2static.program_translator import ProgramTranslator
+
+    before = bool(getattr(ProgramTranslator(), "enable_to_static", True))
+    paddle.jit.enable_to_static(False)
+    try:
+        yield
+    finally:
+        paddle.jit.enable_to_static(before)
+
+
+def _make_predictor(prefix):
+    import paddle.inference as inference
+
+    config = inference.Config(prefix + ".json", prefix + ".pdiparams")
+    config.disable_gpu()
+    config.set_cpu_math_library_num_threads(1)
+    config.disable_glog_info()  # else it prints coloured "--- Running PIR pass" lines
+    return inference.create_predictor(config)
+
+
+def _predict(predictor, arrays):
+    for name, array in zip(predictor.get_input_names(), arrays):
+        handle = predictor.get_input_handle(name)
+        handle.reshape(list(array.shape))
+        handle.copy_from_cpu(np.ascontiguousarray(array))
+    predictor.run()
+    return [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
+
+
+def _quietly(call, *args):
+    """Call and swallow anything it prints or warns (temp paths, addresses)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            return call(*args)
+
+
+# ---------------------------------------------------------------- the check
+
+def check_export(layer, input_spec, batch_sizes=(1, 3, 8), *, make_inputs=None, predictor=True,
+                 rtol=1e-5, atol=1e-5):
+    """Export ``layer`` with ``input_spec``, load it back, compare with eager; return an ExportReport.
+
+    ``layer``: a ``paddle.nn.Layer``, plain or already converted with ``paddle.jit.to_static``
+    (it is exported as it is, so a default-mode (SOT) conversion shows its own behaviour).
+    ``input_spec``: a list of ``paddle.static.InputSpec`` (one InputSpec alone is accepted too).
+    ``batch_sizes``: the batch sizes to try; put your deployment batch size in it.
+    ``make_inputs``: optional ``function(batch) -> list of numpy arrays`` (default: random ones
+    that fit the spec); use it to reach every branch of tensor-dependent control flow.
+    ``predictor``: also load the files into a ``paddle.inference`` predictor and compare.
+    """
+    import paddle
+    from paddle.static import InputSpec
+
+    if isinstance(input_spec, InputSpec):
+        input_spec = [input_spec]
+    conversion_kind, conversion = _conversion_of(layer)
+    report = ExportReport(conversion=conversion, input_spec=list(input_spec or []),
+                          batch_sizes=tuple(batch_sizes))
+    if not isinstance(layer, paddle.nn.Layer):
+        report.problems.append(Problem(
+            "not-a-layer", f"check_export needs a paddle.nn.Layer; it was given a {type(layer).__name__}.",
+            "Wrap the function in a Layer whose forward() calls it, then export the Layer."))
+        return report
+    if not input_spec:
+        report.problems.append(Problem(
+            "no-input-spec",
+            "No input spec was given, so Paddle cannot know the shape and dtype of the inputs to export "
+            "(jit.save on an untraced layer fails with 'No valid transformed program').",
+            "Describe every input: input_spec=[InputSpec([None, 784], 'float32', 'x')], "
+            "with None for the batch dimension."))
+        return report
+
+    make_inputs = make_inputs or (lambda batch: default_inputs(input_spec, batch))
+    rng_state = paddle.get_rng_state()  # the check must not shift the learner's random numbers
+    try:
+        return _check(layer, input_spec, tuple(batch_sizes), make_inputs, predictor, rtol, atol, report,
+                      conversion_kind)
+    finally:
+        paddle.set_rng_state(rng_state)
+
+
+def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, report, conversion_kind):
+    import paddle
+
+    fixed_batch = [s for s in input_spec if s.shape and not _is_dynamic(s.shape[0])]
+
+    with _eval_mode_restored(layer) as was_training, tempfile.TemporaryDirectory(prefix="export-check-") as folder:
+        if was_training:
+            report.notes.append(
+                "The layer was in train() mode. The check ran it in eval() mode and put it back in train() "
+                "mode afterwards. In Paddle 3.3.1 jit.save exports inference behaviour anyway (Dropout off, "
+                "BatchNorm on running statistics), but in Python a layer in train() mode gives different "
+                "numbers from the exported model. Call layer.eval() before export and before comparing.")
+
+        # 1. dtype of the spec against the weights
+        weights = _float_param_dtype(layer)
+        for spec in input_spec:
+            wanted = _dtype_text(spec.dtype)
+            if weights and wanted.startswith("float") and wanted != weights:
+                report.problems.append(Problem(
+                    "dtype",
+                    f"The input spec says {wanted} but the layer's weights are {weights}. The exported model "
+                    f"then mixes {wanted} inputs with {weights} weights and fails when it runs. (A spec built "
+                    "with InputSpec.from_numpy on NumPy's default float64 arrays does this.)",
+                    f"Declare the input as {weights}: InputSpec({_dims_text(spec.shape)}, '{weights}', ...), "
+                    f"and feed {weights} arrays (array.astype('{weights}')) to the exported model."))
+                break
+
+        # 2. eager reference, and is the layer deterministic in eval mode?
+        eager = {}
+        try:
+            with _eager_only(), paddle.no_grad():
+                for batch in batch_sizes:
+                    tensors = [paddle.to_tensor(a) for a in make_inputs(batch)]
+                    eager[batch] = _as_arrays(_quietly(layer, *tensors))
+                again = _as_arrays(_quietly(layer, *[paddle.to_tensor(a) for a in make_inputs(batch_sizes[0])]))
+        except Exception as error:  # nothing to compare with: say so, and stop here
+            if "dtype" not in report.kinds:
+                report.problems.append(Problem(
+                    "eager-failed",
+                    f"The layer fails in plain Python on inputs that fit the spec: {_first_error_line(error)}",
+                    "Make the eager model run on an input built from the spec first (check shapes and dtypes), "
+                    "then export it."))
+            return report
+        eager_random = _compare(again, eager[batch_sizes[0]], 0, 0)[0] != "same"
+        if eager_random:
+            report.problems.append(Problem(
+                "random-in-eval",
+                "In eval() mode the eager layer gives different outputs for the same input, so its forward "
+                "still draws random numbers. The usual cause is paddle.nn.functional.dropout(x, p) without "
+                "training=...: it defaults to training=True, ignores eval(), and the exported model (which "
+                "turns dropout off) then disagrees with what you tested in Python.",
+                "Use the layer nn.Dropout(p) (it follows train()/eval()), or pass "
+                "training=self.training to F.dropout. Keep random draws out of forward() at inference."))
+
+        # 3. save
+        prefix = os.path.join(folder, "model")
+        try:
+            _quietly(paddle.jit.save, layer, prefix, input_spec)
+        except Exception as error:  # the report must say why, not crash
+            report.problems.append(_save_problem(error))
+            return report
+        report.files = {name: os.path.getsize(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
+
+        # 4. load back, read the declared input shapes
+        try:
+            loaded = _quietly(paddle.jit.load, prefix)
+        except Exception as error:
+            report.problems.append(Problem(
+                "load-failed", f"jit.load could not read the saved files: {_first_error_line(error)}",
+                "Save and load with the same Paddle version; check that both model.json and model.pdiparams exist."))
+            return report
+        try:
+            report.saved_spec = list(loaded._input_spec())
+        except Exception:  # a private API: the check still works without it
+            report.saved_spec = []
+        specialised = [
+            (given, saved) for given, saved in zip(input_spec, report.saved_spec)
+            if any(_is_dynamic(g) and not _is_dynamic(s) for g, s in zip(given.shape, saved.shape))
+        ]
+
+        runners = [("jit.load", lambda arrays: _as_arrays(loaded(*[paddle.to_tensor(a) for a in arrays])))]
+        if predictor:
+            try:
+                engine = _quietly(_make_predictor, prefix)
+                runners.append(("predictor", lambda arrays: _predict(engine, arrays)))
+            except Exception as error:
+                report.notes.append(f"The inference predictor could not load the files: {_first_error_line(error)}")
+
+        # 5. run every batch size through every runner
+        first_error = {}
+        exported_random = False
+        for batch in batch_sizes:
+            for runner, run in runners:
+                arrays = make_inputs(batch)
+                try:
+                    with paddle.no_grad():
+                        found = _quietly(run, arrays)
+                        if batch == batch_sizes[0]:
+                            exported_random |= _compare(_quietly(run, arrays), found, 0, 0)[0] != "same"
+                except Exception as error:
+                    report.runs.append(Run(batch, runner, "error", _first_error_line(error)))
+                    first_error.setdefault(batch, _first_error_line(error))
+                    continue
+                status, detail = _compare(found, eager[batch], rtol, atol)
+                report.runs.append(Run(batch, runner, status, detail))
+
+    _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, exported_random, first_error)
+    return report
+
+
+def _save_problem(error):
+    text = str(error)
+    if "only can be called by" in text and "dynamic graph mode" in text:
+        call = re.search(r"'(\w+)' only can be called", text)
+        name = call.group(1) if call else "numpy"
+        return Problem(
+            "python-value",
+            f"Export failed: some code asks a tensor for its Python value (.{name}()) while the graph is being "
+            "built, when there are no values yet. Code the converter skips (a function marked "
+            "@paddle.jit.not_to_static, or a library outside your project) runs on symbolic values and fails "
+            "this way; the default SOT mode hides it when you call the model, because it falls back to Python.",
+            "Write that step with paddle operations (paddle.tanh(t) instead of np.tanh(t.numpy())) so it "
+            "becomes part of the graph. not_to_static does not make such code exportable: it only stops "
+            "conversion.")
+    return Problem(
+        "export-failed", f"jit.save failed: {_first_error_line(error)}",
+        "Export the plain layer with paddle.jit.save(layer, path, input_spec=[...]) (or to_static with "
+        "full_graph=True) and read the first error line: it names the Python line the converter could not handle.")
+
+
+def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, exported_random, first_error):
+    bad = [r for r in report.runs if r.status != "same"]
+    bad_batches = sorted({r.batch for r in bad})
+    explained = False
+    if specialised:
+        given, saved = specialised[0]
+        effect = ("and at the other batch sizes it gives wrong numbers or fails"
+                  if bad_batches else "(this model happens to run at other batch sizes, but the declared "
+                  "shape is what deployment tools trust)")
+        report.problems.append(Problem(
+            "sot-specialised",
+            f"The spec asks for {_dims_text(given.shape)}, but the saved model declares {_dims_text(saved.shape)}: "
+            "the layer was converted in the default mode (SOT) and called before export, and jit.save kept the "
+            f"shapes of the last call {effect}.",
+            "Export with full-graph conversion: paddle.jit.to_static(layer, input_spec=[...], full_graph=True), or "
+            "save the plain (unconverted) layer with paddle.jit.save(layer, path, input_spec=[...])."))
+        explained = True
+    elif fixed_batch and bad_batches:
+        spec = fixed_batch[0]
+        fixed = int(spec.shape[0])
+        failing = [b for b in bad_batches if b != fixed] or bad_batches
+        why = next((first_error[b] for b in failing if b in first_error), "")
+        report.problems.append(Problem(
+            "fixed-batch",
+            f"The spec fixes the batch size at {fixed} ({_dims_text(spec.shape)}), and the saved model fails or "
+            f"gives different numbers at batch {', '.join(map(str, failing))}. The batch size was baked into the "
+            f"graph as a constant wherever the model uses it (a reshape, a zeros(...) of that shape)."
+            + (f" Paddle says: {why}" if why else ""),
+            f"Write None for the batch dimension: InputSpec({_dims_text([None] + list(spec.shape[1:]))}, "
+            f"'{_dtype_text(spec.dtype)}', ...)."))
+        explained = True
+    elif fixed_batch:
+        spec = fixed_batch[0]
+        report.notes.append(
+            f"The spec fixes the batch size at {int(spec.shape[0])}. This model still ran at every batch size tried, "
+            "but the saved model declares that fixed size, and a model that uses its batch size (a reshape) would "
+            "fail. Prefer None for the batch dimension.")
+    if eager_random:
+        explained = True
+    if exported_random:
+        report.problems.append(Problem(
+            "random-export",
+            "The exported model gives different outputs for the same input: something random stays in the "
+            "inference graph.",
+            "Take random draws (noise, sampling) out of forward() for inference, or guard them with "
+            "`if self.training:`."))
+        explained = True
+    if bad_batches and not explained and "dtype" not in report.kinds:
+        errors = [r for r in bad if r.status == "error"]
+        what = (f"fails at batch {', '.join(str(r.batch) for r in errors[:3])} ({errors[0].detail})" if errors
+                else f"gives different numbers from eager at batch {', '.join(map(str, bad_batches))}")
+        report.problems.append(Problem(
+            "mismatch", f"The exported model {what}.",
+            "Look for Python code in forward() that reads a shape or a value and keeps it as a constant. "
+            "Test with inputs that take every branch (make_inputs=...), and export with full_graph=True."))
+    if conversion_kind == "sot" and not specialised:
+        report.notes.append(
+            "The layer was converted with to_static in the default mode (SOT). It exported correctly here, "
+            "but SOT keeps the shapes of the last call when it has been called before export; "
+            "full_graph=True is the safer way to export.")
