@@ -1,0 +1,193 @@
+"""Fixtures for real-browser tests: a throwaway JupyterLab server and headless Chromium.
+
+The server serves a temporary copy of `lessons/` and `solutions/` (outputs
+cleared), with its own config, settings, workspaces and runtime folders, so
+running cells never dirties the repo and no old workspace or user setting leaks
+into a test.
+"""
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests/system_parts.py
+from system_parts import require_system_part  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SERVED_FOLDERS = ("lessons", "solutions")
+STARTUP_TIMEOUT = 60  # seconds; a cold JupyterLab start on a busy 2-core machine takes ~5-15 s
+
+# Lab settings for tests: no news / update toasts covering the notebook, and no
+# calls out to jupyter.org.
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: drives JupyterLab in headless Chromium (slow; needs chromium)")
+
+
+def _copy_without_outputs(source, target):
+    """Copy a folder, clearing every notebook's outputs and counts.
+
+    Saved outputs would otherwise make "the output shows X" pass before a single
+    cell has run; in the copy, every output a test sees comes from that test.
+    """
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for path in target.rglob("*.ipynb"):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        nbformat.write(notebook, path)
+
+
+def _free_port():
+    """A port that was free a moment ago (the server gets it right after)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lab:
+    """A running JupyterLab server: its port, token, served root and log file."""
+
+    def __init__(self, port, token, root, log):
+        self.port, self.token, self.root, self.log = port, token, root, log
+        self.base = f"http://127.0.0.1:{port}"
+
+    def url(self, path):
+        """The Lab URL opening `path` (relative to the served root); `reset` drops any saved layout."""
+        return f"{self.base}/lab/tree/{path}?reset&token={self.token}"
+
+    def api(self, endpoint, method="GET", timeout=10):
+        """Call the server's REST API; returns the decoded JSON (or None for an empty body)."""
+        request = urllib.request.Request(f"{self.base}/api/{endpoint}?token={self.token}", method=method)
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def log_text(self):
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory):
+    """Start JupyterLab on a temporary copy of the course notebooks; yield a `Lab`."""
+    tmp = tmp_path_factory.mktemp("jupyterlab")
+    root = tmp / "root"
+    for folder in SERVED_FOLDERS:
+        if (REPO / folder).is_dir():
+            _copy_without_outputs(REPO / folder, root / folder)
+    root.mkdir(exist_ok=True)
+    config, settings, workspaces, runtime = (tmp / d for d in ("config", "settings", "workspaces", "runtime"))
+    for name, values in LAB_SETTINGS.items():
+        target = settings / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(values))
+
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(config),
+        JUPYTER_RUNTIME_DIR=str(runtime),
+        # Kernels then come only from the venv (sys.prefix), not a stale ~/.local copy.
+        JUPYTER_DATA_DIR=str(tmp / "data"),
+    )
+    command = [
+        sys.executable, "-m", "jupyter", "lab",
+        f"--ServerApp.root_dir={root}", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+        f"--IdentityProvider.token={token}", "--no-browser",
+        f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workspaces}",
+        "--LabApp.news_url=None",
+        # window.jupyterapp: lab.error_outputs reads exceptions from the notebook model,
+        # because in the DOM an exception looks exactly like a stderr print.
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    if os.getuid() == 0:
+        command.append("--allow-root")
+
+    log = tmp / "server.log"
+    with open(log, "wb") as log_file:
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    lab = Lab(port, token, root, log)
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"JupyterLab exited with code {process.returncode}:\n{lab.log_text()}", pytrace=False)
+            try:
+                lab.api("status", timeout=2)
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab did not answer within {STARTUP_TIMEOUT} s:\n{lab.log_text()}", pytrace=False)
+                time.sleep(0.5)
+        yield lab
+    finally:
+        # Ask politely first (it also shuts down kernels), then make sure.
+        try:
+            lab.api("shutdown", method="POST")
+            process.wait(timeout=20)
+        except Exception:
+            pass
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (never Playwright's own downloaded browsers)."""
+    executable = require_system_part(
+        "Chromium", shutil.which("chromium") or "/usr/bin/chromium", "sudo apt-get install chromium"
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable,
+            headless=True,
+            args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh browser context and page; always leaves test-artifacts/screenshots/<test>.png behind."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    yield page
+    shots = REPO / "test-artifacts" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    try:
+        page.screenshot(path=str(shots / f"{name}.png"), full_page=True, timeout=15_000)
+    except Exception as error:  # a failed screenshot must not hide the test's own result
+        print(f"screenshot of {name} failed: {error}")
+    context.close()
