@@ -5,12 +5,14 @@ kernel's environment is the one place where it always wins.
 """
 import sys
 
+from .session import HARMLESS_WARNINGS
+
 KERNEL_NAME = "paddlecourse"
 DISPLAY_NAME = "Python 3 (paddlecourse)"
 KERNEL_ENV = {
     "GLOG_minloglevel": "2",
-    # Paddle warns about ccache on every import; it is about compiling C++ extensions.
-    "PYTHONWARNINGS": "ignore:No ccache found:UserWarning",
+    # The same warnings setup() filters, silenced from the first line of the kernel on.
+    "PYTHONWARNINGS": ",".join(f"ignore:{text}:UserWarning" for text in HARMLESS_WARNINGS),
 }
 
 
