@@ -434,3 +434,61 @@ def plot_speedups(comparison, task="inference", ax=None):
     axes[0].legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------- what the predictor's passes did
+
+def _readable_op_name(name):
+    if name == "p":
+        return "parameter"
+    dialect, _, op = name.partition(".")
+    return {"0": "builtin.", "1": "pd_op."}.get(dialect, dialect + ".") + op if op else name
+
+
+def program_op_counts(json_path):
+    """How many of each op a saved Paddle 3 program (.json) holds, parameters and data included."""
+    import json
+    from collections import Counter
+
+    with open(json_path, encoding="utf-8") as f:
+        program = json.load(f)["program"]
+    counts = Counter()
+
+    def walk(region):
+        for block in region.get("blocks", []):
+            for op in block.get("ops", []):
+                counts[_readable_op_name(op["#"])] += 1
+                for inner in op.get("regions", []):
+                    walk(inner)
+
+    for region in program["regions"]:
+        walk(region)
+    return dict(sorted(counts.items()))
+
+
+def ops_before_and_after_passes(layer, in_features=None):
+    """Export ``layer``, let the predictor optimise it, and count the ops in both programs.
+
+    Returns (before, after): {op name: count} for the exported program and for
+    the program the predictor runs after its IR passes (with oneDNN on).
+    """
+    import paddle
+    import paddle.inference as inference
+
+    in_features = in_features or _in_features(layer)
+    with tempfile.TemporaryDirectory(prefix="paddlecourse-passes-") as folder:
+        prefix = os.path.join(folder, "model")
+        paddle.jit.save(_static_copy(layer, in_features, train=False), prefix)
+        optimized = os.path.join(folder, "optimized")
+        config = inference.Config(prefix + ".json", prefix + ".pdiparams")
+        config.disable_gpu()
+        config.switch_ir_optim(True)
+        config.set_cpu_math_library_num_threads(1)
+        config.disable_glog_info()
+        config.enable_save_optim_model(True)
+        config.set_optim_cache_dir(optimized)
+        predictor = inference.create_predictor(config)
+        del predictor
+        before = program_op_counts(prefix + ".json")
+        after = program_op_counts(os.path.join(optimized, "_optimized.json"))
+    return before, after
