@@ -1,0 +1,213 @@
+"""The decision helper of lesson 08: three questions in, a recommendation and its reasons out.
+
+``Decision`` holds the state: the answers to the three questions
+
+1. Is the model still changing?                       (``model_changing``)
+2. Is there Python where the model will be deployed?  (``python_at_deploy``)
+3. Where is the bottleneck?                           (``bottleneck``)
+
+and works out ``recommendation()``: the mode to develop and train in, how to
+deploy, the first thing to do, and one reason per answer, each pointing back to
+the lesson that showed it. The rules follow what lessons 01-07 measured on Paddle
+3.3.1 (CPU): eager is the place to develop; ``to_static`` / ``jit.load`` alone were
+not faster than eager; the ``paddle.inference`` predictor was (from batch 64 up);
+without Python an export is required.
+
+``DecisionWidget`` is the ipywidgets view: one row of toggle buttons per
+question and the recommendation below, updated on every click. Without a widget
+frontend (nbconvert, GitHub, nbval) it shows the same recommendation as text/HTML.
+"""
+import html
+from dataclasses import dataclass
+
+BOTTLENECKS = ("not measured", "data loading", "many small ops", "big ops", "fast enough")
+
+# What each deployment recommendation means, in the words the lesson uses.
+DEPLOY_CHOICES = {
+    "eager": "keep the eager model in Python; nothing to convert",
+    "predictor": "export (to_static + jit.save) and serve with the paddle.inference predictor",
+    "export required": "export (to_static + jit.save) and run the files without Python (Paddle Inference C++ / Paddle Lite)",
+    "measure first": "measure before changing anything (lesson 07's harness)",
+}
+
+QUESTIONS = {
+    "model_changing": "1. Is the model still changing?",
+    "python_at_deploy": "2. Is there Python where it is deployed?",
+    "bottleneck": "3. Where is the bottleneck?",
+}
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """What to do: ``develop`` (mode to write and train in), ``deploy`` (a DEPLOY_CHOICES key), and why."""
+
+    develop: str
+    deploy: str
+    first_step: str
+    reasons: tuple
+
+    def text(self):
+        lines = [f"develop and train in: {self.develop}",
+                 f"deploy: {self.deploy} - {DEPLOY_CHOICES[self.deploy]}",
+                 f"first step: {self.first_step}",
+                 "because:"]
+        lines += [f"  - {reason}" for reason in self.reasons]
+        return "\n".join(lines)
+
+
+class Decision:
+    """The three questions of lesson 08 and the recommendation that follows from the answers."""
+
+    def __init__(self, model_changing=True, python_at_deploy=True, bottleneck="not measured"):
+        self.model_changing = True
+        self.python_at_deploy = True
+        self.bottleneck = "not measured"
+        self.answer(model_changing=model_changing, python_at_deploy=python_at_deploy, bottleneck=bottleneck)
+
+    def answer(self, **answers):
+        """Set one or more answers, e.g. ``answer(python_at_deploy=False)``; returns the recommendation."""
+        for name, value in answers.items():
+            if name not in QUESTIONS:
+                raise ValueError(f"unknown question {name!r}; the questions are {', '.join(QUESTIONS)}")
+            if name == "bottleneck":
+                if value not in BOTTLENECKS:
+                    raise ValueError(f"bottleneck must be one of {BOTTLENECKS}, not {value!r}")
+            elif not isinstance(value, bool):
+                raise ValueError(f"{name} must be True or False, not {value!r}")
+            setattr(self, name, value)
+        return self.recommendation()
+
+    def recommendation(self):
+        reasons = []
+        # Question 1: development.
+        if self.model_changing:
+            develop = "dynamic (eager)"
+            reasons.append("The model is still changing: eager mode runs each line as you write it, so you can "
+                           "print, plot and step through values (lessons 01-03). A static program would have to be "
+                           "rebuilt and re-checked after every change (lesson 04).")
+        else:
+            develop = "dynamic (eager); keep to_static for training only if a benchmark shows a gain"
+            reasons.append("The model has settled, but training speed alone is no reason to convert: on a CPU, "
+                           "to_static training ran at 0.79-0.94x of eager in lesson 07. Measure your own model first.")
+        # Question 2: a hard constraint.
+        if not self.python_at_deploy:
+            deploy = "export required"
+            reasons.append("There is no Python where the model runs, so the eager model cannot run there at all: "
+                           "export it with to_static(input_spec=[InputSpec([None, ...])], full_graph=True) and "
+                           "jit.save, and check the exported files (lesson 06).")
+            if self.model_changing:
+                first_step = ("keep developing eagerly, but run the five-minute export smoke test (lesson 06) now, "
+                              "so a model that cannot be exported is found early")
+            else:
+                first_step = "export with a None batch dimension and compare the exported output with eager at several batch sizes"
+        # Question 3: only matters when Python is there.
+        elif self.bottleneck == "not measured":
+            deploy = "measure first"
+            first_step = "time eager, jit.load and the predictor at your batch sizes with lesson 07's harness"
+        elif self.bottleneck == "data loading":
+            deploy = "eager"
+            first_step = "speed up the input pipeline (DataLoader workers, preprocessing done once); no mode change helps"
+        elif self.bottleneck in ("many small ops", "big ops"):
+            deploy = "predictor"
+            first_step = "export, run the predictor, and compare its speed and output with eager at your batch sizes"
+        else:  # fast enough
+            deploy = "eager"
+            first_step = "nothing: ship the eager model and keep the code simple"
+        if self.python_at_deploy:
+            reasons.append("Python is available where the model runs, so exporting is a choice, not a must.")
+        reasons.append(self._bottleneck_reason())
+        return Recommendation(develop, deploy, first_step, tuple(reasons))
+
+    def _bottleneck_reason(self):
+        return {
+            "not measured": "The bottleneck is not known: converting on faith can make things slower (lesson 07 "
+                            "measured to_static at 0.39-0.93x of eager for inference). Measure first.",
+            "data loading": "The time goes into loading and preparing data, which runs the same Python code in "
+                            "every mode: a static graph cannot speed it up.",
+            "many small ops": "Many small ops pay launch overhead per op. to_static and jit.load did not win that "
+                              "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
+                              "path that was faster, from batch 64 up.",
+            "big ops": "Time goes into big matrix ops: faster kernels matter. In lesson 07 the predictor's oneDNN "
+                       "kernels gave about 2-3x at batch 64-256; to_static alone gave nothing.",
+            "fast enough": "It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
+                           "for no gain.",
+        }[self.bottleneck]
+
+    def text(self):
+        """The answers and the recommendation, as plain text (the widget's text/plain form)."""
+        answers = [
+            f"{QUESTIONS['model_changing']} {'yes' if self.model_changing else 'no'}",
+            f"{QUESTIONS['python_at_deploy']} {'yes' if self.python_at_deploy else 'no'}",
+            f"{QUESTIONS['bottleneck']} {self.bottleneck}",
+        ]
+        return "\n".join(answers) + "\n" + self.recommendation().text()
+
+    def html(self):
+        """The recommendation as HTML; its parts carry classes the browser test reads."""
+        rec = self.recommendation()
+        reasons = "".join(f"<li>{html.escape(r)}</li>" for r in rec.reasons)
+        return (
+            '<div class="pc-decision">'
+            f'<div>Develop and train in: <b class="pc-develop">{html.escape(rec.develop)}</b></div>'
+            f'<div>Deploy: <b class="pc-deploy">{html.escape(rec.deploy)}</b> &mdash; '
+            f"{html.escape(DEPLOY_CHOICES[rec.deploy])}</div>"
+            f'<div>First step: <span class="pc-first-step">{html.escape(rec.first_step)}</span></div>'
+            f'<div>Because:</div><ul class="pc-reasons">{reasons}</ul></div>'
+        )
+
+    def _repr_html_(self):
+        return self.html()
+
+    def __repr__(self):
+        return self.text()
+
+
+class DecisionWidget:
+    """Toggle buttons for the three questions over a ``Decision``; the recommendation updates on each click."""
+
+    LABELS = {
+        "model_changing": {"still changing": True, "settled": False},
+        "python_at_deploy": {"Python there": True, "no Python": False},
+        "bottleneck": {b: b for b in BOTTLENECKS},
+    }
+
+    def __init__(self, decision=None):
+        import ipywidgets as widgets
+
+        self.decision = decision if decision is not None else Decision()
+        self.toggles = {}
+        rows = []
+        for name, labels in self.LABELS.items():
+            current = next(label for label, value in labels.items() if value == getattr(self.decision, name))
+            toggle = widgets.ToggleButtons(options=list(labels), value=current,
+                                           style={"button_width": "auto"})
+            toggle.observe(self._handler(name), names="value")
+            self.toggles[name] = toggle
+            rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(QUESTIONS[name])}</b>"), toggle]))
+        self.output = widgets.HTML()
+        self.view = widgets.VBox(rows + [self.output])
+        self.refresh()
+
+    def _handler(self, name):
+        def on_change(change):
+            self.decision.answer(**{name: self.LABELS[name][change["new"]]})
+            self.refresh()
+
+        return on_change
+
+    def choose(self, label):
+        """Pick an option by its button label, as a click would (e.g. ``choose("no Python")``)."""
+        for name, labels in self.LABELS.items():
+            if label in labels:
+                self.toggles[name].value = label
+                return self.decision.recommendation()
+        raise ValueError(f"no button labelled {label!r}")
+
+    def refresh(self):
+        self.output.value = self.decision.html()
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        bundle = self.view._repr_mimebundle_(include=include, exclude=exclude) or {}
+        bundle["text/plain"] = self.decision.text()
+        bundle["text/html"] = self.decision.html()
+        return bundle
