@@ -206,8 +206,10 @@ class GradientWidget:
         self.buttons[label].click()
 
     def refresh(self):
-        self.table.value = self.lab.html()
+        # The plot first: the frontend gets the updates in order, so once the table
+        # shows a new value, the plot that goes with it is already there.
         self.plot.value = self.lab.plot_png()
+        self.table.value = self.lab.html()
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.view._repr_mimebundle_(include=include, exclude=exclude) or {}

@@ -1,0 +1,58 @@
+"""Lesson 02's gradient-accumulation widget in a real JupyterLab: click its buttons, read the values from the DOM."""
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from lab import error_outputs, open_notebook, run_all_cells
+
+NOTEBOOK = "solutions/02_autograd_by_hand.ipynb"
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "test-artifacts" / "screenshots"
+CLICK_TIMEOUT = 20_000  # ms: a click runs forward+backward and redraws the plot in the kernel
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not (REPO / NOTEBOOK).exists(), reason=f"{NOTEBOOK} does not exist yet")
+def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
+    open_notebook(page, jupyterlab, NOTEBOOK)
+    run_all_cells(page)
+    assert error_outputs(page) == []
+
+    widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pc-gradient-lab")).first
+    widget.scroll_into_view_if_needed()
+
+    def button(label):
+        return widget.locator("button.jupyter-button", has_text=label)
+
+    def value(quantity):
+        return widget.locator(f'.widget-html td.pc-grad-value[data-quantity="{quantity}"]')
+
+    plot = widget.locator(".widget-image img, img.widget-image").first
+    expect(value("w.grad")).to_have_text("None")
+    expect(value("w")).to_have_text("2")
+    first_plot = plot.get_attribute("src")
+
+    for expected_w_grad, expected_b_grad in (("42", "14"), ("84", "28"), ("126", "42")):
+        button("forward + backward").click()
+        expect(value("w.grad")).to_have_text(expected_w_grad, timeout=CLICK_TIMEOUT)
+        expect(value("b.grad")).to_have_text(expected_b_grad)
+    expect(value("z")).to_have_text("49")
+    assert plot.get_attribute("src") != first_plot  # the history plot was redrawn
+
+    button("clear_grad()").click()
+    expect(value("w.grad")).to_have_text("0", timeout=CLICK_TIMEOUT)  # zeros, not None
+    expect(value("b.grad")).to_have_text("0")
+
+    button("forward + backward").click()
+    expect(value("w.grad")).to_have_text("42", timeout=CLICK_TIMEOUT)
+    button("optimizer step").click()
+    expect(value("w")).to_have_text("1.58", timeout=CLICK_TIMEOUT)  # 2 - 0.01 * 42
+    expect(value("b")).to_have_text("0.86")                         # 1 - 0.01 * 14
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(SHOTS / "gradients_widget_after_step.png"))
+
+    button("reset model").click()
+    expect(value("w.grad")).to_have_text("None", timeout=CLICK_TIMEOUT)
+    expect(value("w")).to_have_text("2")
+    assert error_outputs(page) == []

@@ -1,0 +1,64 @@
+"""Lesson 01's kitchen stepper in a real JupyterLab: step both snippets, run the program, read values from the DOM."""
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from lab import error_outputs, open_notebook, run_all_cells
+
+NOTEBOOK = "solutions/01_two_ways_to_cook.ipynb"
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "test-artifacts" / "screenshots"
+CLICK_TIMEOUT = 20_000  # ms
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not (REPO / NOTEBOOK).exists(), reason=f"{NOTEBOOK} does not exist yet")
+def test_kitchen_stepper_dynamic_values_now_static_values_after_run(jupyterlab, page):
+    open_notebook(page, jupyterlab, NOTEBOOK)
+    run_all_cells(page)
+    assert error_outputs(page) == []
+
+    widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".widget-html .pc-kitchen")).first
+    widget.scroll_into_view_if_needed()
+
+    def button(label):
+        return widget.locator("button.jupyter-button", has_text=label)
+
+    def value(mode, name):
+        return widget.locator(f'.widget-html td.pc-kitchen-value[data-mode="{mode}"][data-name="{name}"]')
+
+    dynamic_lines = widget.locator('.pc-kitchen[data-mode="dynamic"] .pc-kitchen-line')
+    expect(dynamic_lines).to_have_count(4)
+    expect(widget.locator('.pc-kitchen[data-mode="dynamic"]')).to_contain_text("no variables yet")
+
+    # Dynamic: one step, and x holds numbers at once; y does not exist yet.
+    button("Step dynamic line").click()
+    expect(value("dynamic", "x")).to_contain_text("[[ 1.,  2.,  3.]", timeout=CLICK_TIMEOUT)
+    expect(value("dynamic", "y")).to_have_count(0)
+    for _ in range(3):
+        button("Step dynamic line").click()
+    expect(value("dynamic", "y")).to_have_text("[4., 0.]", timeout=CLICK_TIMEOUT)
+    expect(button("Step dynamic line")).to_be_disabled()
+
+    # Static: all four lines give placeholders with shapes, no numbers.
+    for count in range(1, 5):
+        button("Step static line").click()
+        expect(widget.locator('.pc-kitchen[data-mode="static"] .pc-kitchen-line[data-state="done"]')).to_have_count(
+            count, timeout=CLICK_TIMEOUT)
+    for name in ("x", "w", "h", "y"):
+        expect(value("static", name)).to_have_text("no numbers yet")
+    static_y_row = widget.locator('.pc-kitchen[data-mode="static"] tr').filter(has=page.locator('td[data-name="y"]'))
+    expect(static_y_row).to_contain_text("[-1]")
+    expect(static_y_row).to_contain_text("Value")
+
+    button("Run the program").click()
+    expect(value("static", "y")).to_have_text("[4., 0.]", timeout=CLICK_TIMEOUT)
+    expect(value("static", "h")).to_contain_text("[[2., 2.]")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(SHOTS / "kitchen_stepper_after_run.png"))
+
+    button("Reset both").click()
+    expect(widget.locator('.pc-kitchen[data-mode="static"]')).to_contain_text("no variables yet", timeout=CLICK_TIMEOUT)
+    expect(button("Step dynamic line")).to_be_enabled()
+    assert error_outputs(page) == []
