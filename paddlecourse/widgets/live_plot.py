@@ -1,0 +1,141 @@
+"""Live training plot: loss per step and accuracy per epoch, redrawn while the loop runs.
+
+`TrainingHistory` holds what a run logged (plain lists, testable anywhere).
+`LivePlot` shows it as a matplotlib picture that updates in place while training
+runs (an IPython display that is updated, so it works in JupyterLab, Notebook,
+VS Code and nbconvert alike, with no widget state to save). Its text form is a
+fixed sentence, so notebook tests that compare text see the same output on every
+run; the numbers are printed by `TrainingHistory.summary()` at the end.
+
+    plot = LivePlot("digits MLP")
+    plot.show()
+    for step ...:  plot.log_step(loss.item())
+    for epoch ...: plot.log_epoch(train_acc=..., eval_acc=...)
+    print(plot.finish())   # last redraw + the summary table
+"""
+import io
+
+import numpy as np
+
+
+class TrainingHistory:
+    """Loss at every step, and named metrics (accuracies) at the end of every epoch."""
+
+    def __init__(self):
+        self.losses = []  # one per step, in order
+        self.epoch_ends = []  # number of steps done when each epoch ended
+        self.metrics = {}  # name -> one value per epoch
+
+    def log_step(self, loss):
+        """Record one step's loss (a float, or a one-element tensor/array)."""
+        self.losses.append(float(np.asarray(loss).reshape(-1)[0]) if not isinstance(loss, (int, float)) else float(loss))
+
+    def log_epoch(self, **metrics):
+        """Close an epoch: record its metrics, e.g. ``log_epoch(train_acc=0.91, eval_acc=0.9)``."""
+        self.epoch_ends.append(len(self.losses))
+        for name, value in metrics.items():
+            self.metrics.setdefault(name, []).append(float(value))
+
+    @property
+    def num_epochs(self):
+        return len(self.epoch_ends)
+
+    def epoch_losses(self):
+        """The mean loss of each finished epoch."""
+        starts = [0] + self.epoch_ends[:-1]
+        return [float(np.mean(self.losses[a:b])) if b > a else float("nan") for a, b in zip(starts, self.epoch_ends)]
+
+    def falling(self, fraction=0.5):
+        """True when the last epoch's mean loss is below ``fraction`` of the first one's."""
+        means = self.epoch_losses()
+        return len(means) >= 2 and means[-1] < fraction * means[0]
+
+    def summary(self, digits=3):
+        """A table, one row per epoch: mean loss and every metric, rounded (deterministic text)."""
+        names = list(self.metrics)
+        header = "epoch  " + "  ".join(f"{name:>10}" for name in ["mean loss", *names])
+        rows = [header]
+        for epoch, mean_loss in enumerate(self.epoch_losses()):
+            values = [mean_loss] + [self.metrics[name][epoch] if epoch < len(self.metrics[name]) else float("nan")
+                                    for name in names]
+            rows.append(f"{epoch + 1:>5}  " + "  ".join(f"{v:>10.{digits}f}" for v in values))
+        if not self.epoch_ends and self.losses:
+            rows.append(f"(no epoch finished; {len(self.losses)} steps, last loss {self.losses[-1]:.{digits}f})")
+        return "\n".join(rows)
+
+
+def draw(history, title=""):
+    """A matplotlib Figure of a history: loss per step (left), metrics per epoch (right)."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(8, 3))
+    loss_axes, metric_axes = figure.subplots(1, 2)
+    if history.losses:
+        steps = np.arange(1, len(history.losses) + 1)
+        loss_axes.plot(steps, history.losses, lw=0.8, alpha=0.5, label="step")
+        means = history.epoch_losses()
+        if means:
+            loss_axes.plot(history.epoch_ends, means, "o-", label="epoch mean")
+        loss_axes.legend(loc="upper right", fontsize=8)
+    loss_axes.set(xlabel="step", ylabel="loss", title="loss")
+    for name, values in history.metrics.items():
+        metric_axes.plot(np.arange(1, len(values) + 1), values, "o-", label=name)
+    if history.metrics:
+        metric_axes.legend(loc="lower right", fontsize=8)
+    metric_axes.set(xlabel="epoch", ylabel="value", title="per epoch", ylim=(0, 1.02))
+    if title:
+        figure.suptitle(title)
+    figure.tight_layout()
+    return figure
+
+
+def png_bytes(figure):
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+class LivePlot:
+    """A TrainingHistory shown as a picture that redraws every ``redraw_every`` steps and at every epoch."""
+
+    def __init__(self, title="", redraw_every=25):
+        self.title = title
+        self.redraw_every = redraw_every
+        self.history = TrainingHistory()
+        self.redraws = 0
+        self._handle = None
+        self._steps_at_last_draw = 0
+
+    def text(self):
+        """The text form: a fixed sentence, identical on every run (the numbers are in `finish()`)."""
+        return f"LivePlot{': ' + self.title if self.title else ''} (loss per step, metrics per epoch)"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"image/png": png_bytes(draw(self.history, self.title)), "text/plain": self.text()}
+
+    def show(self):
+        """Display the plot now, in a spot that later redraws update in place."""
+        from IPython.display import display
+
+        self._handle = display(self, display_id=True)
+        return None
+
+    def redraw(self):
+        self.redraws += 1
+        self._steps_at_last_draw = len(self.history.losses)
+        if self._handle is not None:
+            self._handle.update(self)
+
+    def log_step(self, loss):
+        self.history.log_step(loss)
+        if len(self.history.losses) - self._steps_at_last_draw >= self.redraw_every:
+            self.redraw()
+
+    def log_epoch(self, **metrics):
+        self.history.log_epoch(**metrics)
+        self.redraw()
+
+    def finish(self):
+        """Draw the final picture and return the summary table (print it)."""
+        self.redraw()
+        return self.history.summary()
