@@ -1,0 +1,60 @@
+"""Lesson 04's program graph view in a real JupyterLab: switch snapshots, inspect nodes, read the DOM."""
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from lab import error_outputs, open_notebook, run_all_cells
+
+NOTEBOOK = "solutions/04_inside_a_static_program.ipynb"
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "test-artifacts" / "screenshots"
+CLICK_TIMEOUT = 20_000  # ms
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not (REPO / NOTEBOOK).exists(), reason=f"{NOTEBOOK} does not exist yet")
+def test_program_graph_switches_before_after_and_inspects_nodes(jupyterlab, page):
+    open_notebook(page, jupyterlab, NOTEBOOK)
+    run_all_cells(page)
+    assert error_outputs(page) == []
+
+    widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pc-program-status")).first
+    widget.scroll_into_view_if_needed()
+    status = widget.locator(".pc-program-status")
+    details = widget.locator(".pc-program-details")
+    dropdown = widget.locator(".widget-dropdown select")
+
+    def button(label):
+        return widget.locator("button.jupyter-button", has_text=label)
+
+    # Starts on the "after" snapshot: backward and optimizer ops are there, new ones counted.
+    expect(status).to_contain_text("after minimize: 30 ops", timeout=CLICK_TIMEOUT)
+    expect(status).to_contain_text("14 new")
+    if widget.locator("svg").count():  # Graphviz picture (text fallback otherwise)
+        expect(widget.locator("svg text", has_text="pd_op.sgd_").first).to_be_visible()
+    else:
+        expect(widget.locator("pre").first).to_contain_text("pd_op.sgd_")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(SHOTS / "program_graph_after_minimize.png"))
+
+    # Inspect an optimizer op: its kind, that it is new, and the parameter it updates.
+    dropdown.select_option(label="op 26: pd_op.sgd_")
+    expect(details).to_contain_text("op 26: pd_op.sgd_  (optimizer, new)", timeout=CLICK_TIMEOUT)
+    expect(details).to_contain_text("from builtin.parameter 'out.b_0'")
+
+    # Before minimize: fewer ops, no sgd_ anywhere, and the dropdown offers the old nodes.
+    button("Before minimize").click()
+    expect(status).to_contain_text("before minimize: 16 ops", timeout=CLICK_TIMEOUT)
+    expect(status).not_to_contain_text("new")
+    assert "op 26: pd_op.sgd_" not in dropdown.locator("option").all_text_contents()
+    dropdown.select_option(label="%3")
+    expect(details).to_contain_text("%3: shape [4, 8], dtype f32", timeout=CLICK_TIMEOUT)
+    expect(details).to_contain_text("builtin.parameter 'hidden.w_0'")
+    widget.screenshot(path=str(SHOTS / "program_graph_before_minimize.png"))
+
+    # And back: the picked value still exists, so it stays picked (now numbered in the after snapshot).
+    button("After minimize").click()
+    expect(status).to_contain_text("after minimize: 30 ops", timeout=CLICK_TIMEOUT)
+    expect(details).to_contain_text("%3: shape [8], dtype f32")
+    assert error_outputs(page) == []
