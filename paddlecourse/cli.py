@@ -28,6 +28,77 @@ def _verify(args):
     return 0 if report.ok else 1
 
 
+def _course(args):
+    from . import instructor
+
+    action = args.action
+    if action == "create":
+        path = instructor.create_course(args.dir, exchange=args.exchange, overwrite_config=args.overwrite_config,
+                                        generate=not args.no_generate)
+        ids = ", ".join(instructor.lessons_by_assignment())
+        print(f"course directory ready: {path}\nassignments: {ids}\nnext: cd {path} && paddlecourse course release ASSIGNMENT")
+        return 0
+    if action == "timing":
+        text, _ = instructor.timing_report(args.notebooks or None)
+        print(text)
+        return 0
+    if action == "sync":
+        print("copied to source/: " + ", ".join(instructor.sync_sources(args.dir)))
+        return 0
+    if action == "export":
+        print(f"grades written to {instructor.export_grades(args.dir, args.to)}")
+        return 0
+    if not args.assignment:
+        print(f"paddlecourse course {action} needs an assignment id (e.g. l00)", file=sys.stderr)
+        return 2
+    if action == "generate":
+        instructor.generate_assignment(args.dir, args.assignment)
+        print(f"student version of {args.assignment} in {args.dir}/release/{args.assignment}/")
+    elif action == "release":
+        instructor.release_assignment(args.dir, args.assignment)
+        print(f"{args.assignment} released; students run: nbgrader fetch_assignment {args.assignment} --course {instructor.COURSE_ID}")
+    elif action == "collect":
+        instructor.collect(args.dir, args.assignment)
+        print(f"collected: {', '.join(instructor.submitted_students(args.dir, args.assignment)) or 'nobody yet'}")
+    elif action == "grade":
+        print(instructor.grade_class(args.dir, args.assignment, echo=args.verbose))
+    elif action == "feedback":
+        pages = instructor.generate_feedback(args.dir, args.assignment, release=not args.no_release)
+        print(f"{len(pages)} feedback pages in {args.dir}/feedback/" + ("" if args.no_release else " (released)"))
+    return 0
+
+
+def _course_entry(args):
+    # `paddlecourse course create DIR`: the positional names the new directory
+    if args.action == "create":
+        args.dir, args.assignment = args.assignment or (args.dir if args.dir != "." else None), None
+        if not args.dir:
+            print("paddlecourse course create needs the new course directory, e.g. ~/paddle-grading", file=sys.stderr)
+            return 2
+    elif args.action == "timing" and args.assignment:
+        args.notebooks = [args.assignment, *args.notebooks]
+    return _course(args)
+
+
+def _live_coding(args):
+    from .live_coding import build_live_copies
+
+    for path in build_live_copies(args.solutions, args.out, keep_tests=not args.no_tests):
+        print(f"wrote {path}")
+
+
+def _wheelhouse(args):
+    from .wheelhouse import TARGETS, build_wheelhouse
+
+    platforms = list(args.platform or [])
+    if args.target:
+        platforms += TARGETS[args.target]
+    wheels = build_wheelhouse(args.dest, platform=platforms or None, python_version=args.python_version,
+                              extras=args.extra or (), pip_args=args.pip_arg or ())
+    print(f"{len(wheels)} wheels in {args.dest}; install offline with:\n"
+          f"  pip install --no-index --find-links {args.dest} paddlecourse")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="paddlecourse", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -45,6 +116,37 @@ def main(argv=None):
 
     check = commands.add_parser("verify", help="run the five post-install checks")
     check.set_defaults(run=_verify)
+
+    course = commands.add_parser(
+        "course", help="instructors: an nbgrader course directory for this course (see instructors/README.md)")
+    course.add_argument("action", choices=["create", "sync", "generate", "release", "collect", "grade",
+                                           "export", "feedback", "timing"])
+    course.add_argument("assignment", nargs="?", help="assignment id, e.g. l00 (create: the course directory)")
+    course.add_argument("--dir", default=".", help="the course directory (default: the current one)")
+    course.add_argument("--exchange", help="create: exchange folder (default: <course>/exchange)")
+    course.add_argument("--overwrite-config", action="store_true", help="create: rewrite nbgrader_config.py")
+    course.add_argument("--no-generate", action="store_true", help="create: do not generate student versions yet")
+    course.add_argument("--no-release", action="store_true", help="feedback: generate only, do not release")
+    course.add_argument("--to", default="grades.csv", help="export: CSV file (default: grades.csv)")
+    course.add_argument("--verbose", action="store_true", help="grade: show nbgrader's log as it runs")
+    course.add_argument("notebooks", nargs="*", help="timing: notebooks to time (default: every solution)")
+    course.set_defaults(run=_course_entry)
+
+    live = commands.add_parser("live-coding", help="presenters: copies of the lessons with the code cells emptied")
+    live.add_argument("--out", default="live-coding", help="output folder (default: live-coding)")
+    live.add_argument("--solutions", default="solutions", help="folder of instructor notebooks (default: solutions)")
+    live.add_argument("--no-tests", action="store_true", help="empty the exercises' test cells too")
+    live.set_defaults(run=_live_coding)
+
+    wheels = commands.add_parser("wheelhouse", help="workshops: a folder of wheels to install the course offline")
+    wheels.add_argument("dest", help="folder to fill with wheels")
+    wheels.add_argument("--target", choices=["linux", "linux-aarch64", "mac-arm64", "mac-x86_64", "windows"],
+                        help="a named platform (default: this machine)")
+    wheels.add_argument("--platform", action="append", help="a pip platform tag (repeatable), e.g. win_amd64")
+    wheels.add_argument("--python-version", help="e.g. 3.11 (default: this Python when a platform is named)")
+    wheels.add_argument("--extra", action="append", help="also the wheels of an extra, e.g. test")
+    wheels.add_argument("--pip-arg", action="append", help="passed to pip as is, e.g. --pip-arg=--index-url=URL")
+    wheels.set_defaults(run=_wheelhouse)
 
     args = parser.parse_args(argv)
     return args.run(args) or 0

@@ -1,0 +1,114 @@
+"""Offline wheelhouse: every wheel the course needs, for a named platform and Python, in one folder.
+
+    paddlecourse wheelhouse wheelhouse-linux/ --target linux --python-version 3.11
+    paddlecourse wheelhouse wheelhouse-mac/ --target mac-arm64 --python-version 3.11
+    paddlecourse wheelhouse wheelhouse-win/ --target windows --python-version 3.11
+    paddlecourse wheelhouse wheelhouse/ --platform manylinux_2_28_x86_64 --platform linux_x86_64   # any pip platform tags
+
+Built with pip's own ``pip download --only-binary=:all:`` (and ``pip wheel`` for the
+course itself), from the course's one set of pins. On the offline machine:
+
+    python -m venv .venv
+    .venv/bin/pip install --no-index --find-links wheelhouse/ paddlecourse
+    .venv/bin/paddlecourse kernel
+
+Without ``--platform`` the wheels are for the machine running the command. The
+full set is about 450 MB (the Paddle wheel alone about 195 MB).
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Named targets -> pip platform tags. Paddle's Linux wheel is tagged plain
+# `linux_x86_64`, numpy's `manylinux_2_28`, most others `manylinux2014`: a Linux
+# wheelhouse needs all three. pip counts older macOS/manylinux versions in.
+TARGETS = {
+    "linux": ["manylinux_2_28_x86_64", "manylinux2014_x86_64", "linux_x86_64"],
+    "linux-aarch64": ["manylinux_2_28_aarch64", "manylinux2014_aarch64", "linux_aarch64"],
+    "mac-arm64": ["macosx_14_0_arm64"],
+    "mac-x86_64": ["macosx_14_0_x86_64"],
+    "windows": ["win_amd64"],
+}
+
+
+def course_requirements(extras=(), repo=REPO_ROOT):
+    """The pinned requirements of the course (and of the given extras, e.g. "test").
+
+    Read from the repository's pyproject.toml when there is one, else from the
+    installed package's metadata; either way the one set of pins.
+    """
+    pyproject = Path(repo) / "pyproject.toml"
+    if pyproject.exists():
+        import tomllib
+
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+        requirements = list(project["dependencies"])
+        for extra in extras:
+            requirements += project.get("optional-dependencies", {}).get(extra, [])
+        return requirements
+    from importlib import metadata
+
+    requirements = []
+    for line in metadata.requires("paddlecourse") or []:
+        marker = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", line)
+        if marker is None or marker.group(1) in extras:
+            requirements.append(line.split(";")[0].strip())
+    return requirements
+
+
+def python_tags(python_version):
+    """'3.11' -> ('311', 'cp311') for pip's --python-version / --abi."""
+    digits = python_version.replace(".", "")
+    return digits, f"cp{digits}"
+
+
+def download_command(dest, requirements, platform=None, python_version=None, pip_args=()):
+    """The `pip download` command line for the wheelhouse (binary wheels only, so nothing builds offline)."""
+    command = [sys.executable, "-m", "pip", "download", "--dest", str(dest), "--only-binary=:all:"]
+    if platform or python_version:
+        version = python_version or f"{sys.version_info.major}.{sys.version_info.minor}"
+        digits, abi = python_tags(version)
+        command += ["--python-version", digits, "--implementation", "cp", "--abi", abi, "--abi", "none", "--abi", "abi3"]
+        for name in [platform] if isinstance(platform, str) else (platform or []):
+            command += ["--platform", name]
+    command += list(pip_args) + list(requirements)
+    return command
+
+
+def build_course_wheel(dest, repo=REPO_ROOT, pip_args=()):
+    """The course's own wheel (paddlecourse-<version>-py3-none-any.whl) into ``dest``."""
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(dest), *pip_args, str(repo)]
+    subprocess.run(command, check=True)
+    return sorted(Path(dest).glob("paddlecourse-*.whl"))[-1]
+
+
+def build_wheelhouse(dest, platform=None, python_version=None, extras=(), requirements=None,
+                     include_course=True, pip_args=(), repo=REPO_ROOT):
+    """Fill ``dest`` with wheels for the course; returns the sorted wheel paths.
+
+    ``requirements`` replaces the course's pinned set (tests use a small one);
+    ``pip_args`` go to pip as they are (e.g. ``["-i", MIRROR]``).
+    """
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    if include_course:
+        build_course_wheel(dest, repo, pip_args)
+    wanted = list(requirements) if requirements is not None else course_requirements(extras, repo)
+    if wanted:
+        subprocess.run(download_command(dest, wanted, platform, python_version, pip_args), check=True)
+    (dest / "requirements.txt").write_text("\n".join(wanted) + "\n", encoding="utf-8")
+    target = f"{platform or 'this machine'}, Python {python_version or '%d.%d' % sys.version_info[:2]}"
+    (dest / "INSTALL.txt").write_text(
+        f"Wheels for the paddlecourse course ({target}).\n"
+        "Install with no network, from the course folder:\n\n"
+        "    python -m venv .venv\n"
+        f"    .venv/bin/pip install --no-index --find-links {dest.name}/ paddlecourse"
+        f"{'[' + ','.join(extras) + ']' if extras else ''}\n"
+        "    .venv/bin/paddlecourse kernel\n"
+        "(Windows: .venv\\Scripts\\pip and .venv\\Scripts\\paddlecourse)\n",
+        encoding="utf-8",
+    )
+    return sorted(dest.glob("*.whl"))

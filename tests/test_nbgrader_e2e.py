@@ -1,0 +1,155 @@
+"""End to end with real nbgrader: create a course, release lesson 00, twelve students
+submit (correct, another form, blank, wrong, infinite loop, a loop that swallows the
+interrupt, a deleted test cell, an edited locked cell, faked check functions,
+SystemExit, a kernel that exits, catch-up asked to fill every answer), the class is
+graded in ONE command, grades are exported and feedback generated - and no feedback
+shows a hidden test.
+
+Takes about 1.5-3 minutes (one kernel per submission, two of them run into the
+per-cell timeout). Per-submission times go to test-artifacts/nbgrader-grading-times.txt.
+"""
+import csv
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from paddlecourse import instructor
+
+sys.path.insert(0, str(Path(__file__).parent))
+from submissions import l00  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSIGNMENT = "l00"
+NOTEBOOK = "00_setup_and_first_run.ipynb"
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = pytest.mark.timeout(900)
+
+
+def fill(student_copy, answers, delete=(), replace=None):
+    """A submission: the student version with answer cells filled and cells deleted or edited."""
+    notebook = nbformat.from_dict(student_copy)
+    replace = replace or {}
+    kept = []
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in delete:
+            continue
+        if grade_id in answers:
+            cell.source = answers[grade_id]
+        if grade_id in replace:
+            cell.source = replace[grade_id]
+        kept.append(cell)
+    notebook.cells = kept
+    return notebook
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory):
+    base = tmp_path_factory.mktemp("nbgrader")
+    course = base / "course"
+    # the course directory, wired to this repo; only lesson 00 is generated here, to save time
+    instructor.create_course(course, generate=False)
+    instructor.generate_assignment(course, ASSIGNMENT)
+    instructor.release_assignment(course, ASSIGNMENT)
+    released = course / "exchange" / instructor.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
+    student_copy = nbformat.read(released, as_version=4)
+    assert "BEGIN HIDDEN TESTS" not in released.read_text()
+
+    # every student submits through the exchange with nbgrader's ExchangeSubmit (what `nbgrader submit` runs)
+    for student, spec in l00.SUBMISSIONS.items():
+        home = base / "students" / student
+        (home / ASSIGNMENT).mkdir(parents=True)
+        notebook = fill(student_copy, spec["answers"], spec.get("delete", ()), spec.get("replace"))
+        nbformat.write(notebook, home / ASSIGNMENT / NOTEBOOK)
+        instructor.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
+    instructor.collect(course, ASSIGNMENT)
+    assert instructor.submitted_students(course, ASSIGNMENT) == sorted(l00.SUBMISSIONS)
+
+    report = instructor.grade_class(course, ASSIGNMENT)  # the whole class, one nbgrader run
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "nbgrader-grading-times.txt").write_text(str(report) + "\n", encoding="utf-8")
+    print(report)
+    return course, report
+
+
+def test_every_submission_gets_exactly_the_points_it_earned(graded_class):
+    _, report = graded_class
+    got = {g.student: g.score for g in report.grades}
+    assert got == {student: float(score) for student, score in l00.EXPECTED.items()}, str(report)
+    assert all(g.max_score == l00.MAX_SCORE for g in report.grades)
+
+
+def test_only_the_unstoppable_submissions_fail_and_they_are_reported(graded_class):
+    _, report = graded_class
+    assert {g.student for g in report.grades if g.failed} == l00.FAILS, str(report)
+    assert "FAILED" in str(report)
+
+
+def test_nothing_stalls_the_class(graded_class):
+    _, report = graded_class
+    per_submission = {g.student: g.seconds for g in report.grades}
+    timeout = instructor.CELL_TIMEOUT
+    for student, seconds in per_submission.items():
+        # the infinite loops cost about one (or, when the interrupt is ignored, two) timeouts
+        limit = 3 * timeout + 30 if student in {"infinite_loop", "swallows_interrupt"} else 30
+        assert seconds < limit, (student, seconds)
+    assert report.seconds < len(per_submission) * 30 + 3 * timeout
+
+
+def test_grades_export_to_csv(graded_class):
+    course, _ = graded_class
+    path = instructor.export_grades(course)
+    rows = {row["student_id"]: row for row in csv.DictReader(path.open()) if row["assignment"] == ASSIGNMENT}
+    assert set(rows) == set(l00.SUBMISSIONS)
+    for student, score in l00.EXPECTED.items():
+        assert float(rows[student]["score"]) == score, student
+        assert float(rows[student]["max_score"]) == l00.MAX_SCORE
+
+
+def test_feedback_never_shows_hidden_tests(graded_class):
+    course, _ = graded_class
+    pages = instructor.generate_feedback(course, ASSIGNMENT)
+    graded = {g.student for g in graded_class[1].grades if not g.failed}
+    assert {p.parent.parent.name for p in pages} == graded
+    solution = (ROOT / "solutions" / NOTEBOOK).read_text()
+    assert "Recomputed without the check functions" in solution  # what must not leak
+    hidden_bits = ["BEGIN HIDDEN TESTS", "Recomputed without the check functions", "hidden_steps",
+                   "b.numpy().sum(axis=1)[None, :]", "assert not isinstance(fits_the_server"]
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for bit in hidden_bits:
+            assert bit not in html.replace("&quot;", '"').replace("&#x27;", "'"), (page, bit)
+    wrong = (course / "feedback" / "wrong" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    # visible checks still explain themselves; hidden ones only say that they failed
+    assert "CheckFailed" in wrong and "Hint:" in wrong
+    fake = (course / "feedback" / "fake_checks" / ASSIGNMENT / NOTEBOOK.replace(".ipynb", ".html")).read_text()
+    assert "HiddenTestFailed" in fake
+    released = list((course / "exchange" / instructor.COURSE_ID / "feedback").glob("*.html"))
+    assert len(released) == len(graded)
+
+
+def test_hidden_test_filter_on_a_traceback():
+    """The feedback filter alone: a failing hidden assert keeps neither its code nor its text."""
+    from nbformat.v4 import new_code_cell, new_output
+
+    source = "check(x)\n### BEGIN HIDDEN TESTS\nassert x == 42, f'x should be 42 not {x}'\n### END HIDDEN TESTS"
+    cell = new_code_cell(source, metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1}})
+    cell.outputs = [new_output("error", ename="AssertionError", evalue="x should be 42 not 41", traceback=[
+        "\x1b[0;31mAssertionError\x1b[0m Traceback (most recent call last)",
+        "Cell \x1b[0;32mIn[7], line 3\x1b[0m\n\x1b[1;32m      1\x1b[0m check(x)\n----> 3 assert x == 42",
+        "\x1b[0;31mAssertionError\x1b[0m: x should be 42 not 41",
+    ])]
+    out, _ = instructor.HideHiddenTests().preprocess_cell(cell, {}, 0)
+    assert "42" not in out.source and "42" not in str(out.outputs)
+    assert out.outputs[0].ename == "HiddenTestFailed"
+    visible = new_code_cell(source, metadata={"nbgrader": {"grade": True, "grade_id": "t", "points": 1}})
+    visible.outputs = [new_output("error", ename="CheckFailed", evalue="x: found 41.\nHint: add one", traceback=[
+        "Cell In[7], line 1\n----> 1 check(x)\n      2 ### BEGIN HIDDEN TESTS\n      3 assert x == 42",
+    ])]
+    out, _ = instructor.HideHiddenTests().preprocess_cell(visible, {}, 0)
+    assert out.outputs[0].traceback == ["CheckFailed: x: found 41.\nHint: add one"]
