@@ -42,6 +42,11 @@ def _course(args):
         text, _ = instructor.timing_report(args.notebooks or None)
         print(text)
         return 0
+    if action == "notes":
+        profiles = instructor.write_presenter_notes(args.out)
+        print(f"notes for {len(profiles)} lessons in {args.out}/\n")
+        print(instructor.schedule_markdown(profiles))
+        return 0
     if action == "sync":
         print("copied to source/: " + ", ".join(instructor.sync_sources(args.dir)))
         return 0
@@ -120,7 +125,7 @@ def main(argv=None):
     course = commands.add_parser(
         "course", help="instructors: an nbgrader course directory for this course (see instructors/README.md)")
     course.add_argument("action", choices=["create", "sync", "generate", "release", "collect", "grade",
-                                           "export", "feedback", "timing"])
+                                           "export", "feedback", "timing", "notes"])
     course.add_argument("assignment", nargs="?", help="assignment id, e.g. l00 (create: the course directory)")
     course.add_argument("--dir", default=".", help="the course directory (default: the current one)")
     course.add_argument("--exchange", help="create: exchange folder (default: <course>/exchange)")
@@ -128,6 +133,7 @@ def main(argv=None):
     course.add_argument("--no-generate", action="store_true", help="create: do not generate student versions yet")
     course.add_argument("--no-release", action="store_true", help="feedback: generate only, do not release")
     course.add_argument("--to", default="grades.csv", help="export: CSV file (default: grades.csv)")
+    course.add_argument("--out", default="instructors/notes", help="notes: folder for the presenter notes")
     course.add_argument("--verbose", action="store_true", help="grade: show nbgrader's log as it runs")
     course.add_argument("notebooks", nargs="*", help="timing: notebooks to time (default: every solution)")
     course.set_defaults(run=_course_entry)

@@ -67,3 +67,22 @@ def test_command_writes_every_lesson_and_a_copy_runs(tmp_path):
                    resources={"metadata": {"path": str(out)}}).execute()
     failing = [c for c in notebook.cells if c.cell_type == "code" and any(o.output_type == "error" for o in c.outputs)]
     assert failing and all(is_test(c) for c in failing)
+
+
+def test_presenter_notes_and_schedule_cover_every_lesson(tmp_path):
+    """Notes are generated from the lessons, so a lesson added later gets notes with no new code."""
+    from paddlecourse.instructor import schedule_markdown, write_presenter_notes
+
+    profiles = write_presenter_notes(tmp_path, measure=False)
+    assert [p.path.name for p in profiles] == [p.name for p in SOLUTIONS]
+    for profile in profiles:
+        notes = (tmp_path / f"{profile.path.stem}.md").read_text()
+        assert profile.exercises, profile.path.name  # every lesson has graded exercises
+        for grade_id, _, _ in profile.exercises:
+            assert f'catchup("{grade_id}")' in notes
+        assert "BEGIN SOLUTION" not in notes and "HIDDEN TESTS" not in notes
+    lesson00 = (tmp_path / "00_setup_and_first_run.md").read_text()
+    assert "Planned time: 25 min: 15 teaching, 10 exercises" in lesson00
+    assert "pause: learners work" in lesson00
+    table = schedule_markdown(profiles)
+    assert table.count("\n") == len(profiles) + 2
