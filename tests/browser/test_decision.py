@@ -1,0 +1,56 @@
+"""Lesson 08's decision widget in a real JupyterLab: click the answers, read the recommendation from the DOM."""
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from lab import error_outputs, open_notebook, run_all_cells
+
+NOTEBOOK = "solutions/08_choosing_and_fixing.ipynb"
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "test-artifacts" / "screenshots"
+CLICK_TIMEOUT = 20_000  # ms: a click goes to the kernel and back on a busy machine
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not (REPO / NOTEBOOK).exists(), reason=f"{NOTEBOOK} does not exist yet")
+def test_decision_widget_explains_each_answer(jupyterlab, page):
+    open_notebook(page, jupyterlab, NOTEBOOK)
+    run_all_cells(page)
+    assert error_outputs(page) == []
+
+    widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".widget-toggle-buttons")).first
+    widget.scroll_into_view_if_needed()
+
+    def button(label):
+        return widget.locator("button.jupyter-button", has_text=label).first
+
+    deploy = widget.locator(".pc-deploy")
+    first_step = widget.locator(".pc-first-step")
+    reasons = widget.locator(".pc-reasons li")
+
+    # The starting answers: still changing, Python there, not measured.
+    expect(deploy).to_have_text("measure first")
+    expect(reasons).to_have_count(3)
+    assert "mod-active" in (button("still changing").get_attribute("class") or "")
+
+    button("no Python").click()
+    expect(deploy).to_have_text("export required", timeout=CLICK_TIMEOUT)
+    expect(first_step).to_contain_text("smoke test")
+    expect(reasons.nth(1)).to_contain_text("no Python where the model runs")
+    assert "mod-active" in (button("no Python").get_attribute("class") or "")
+
+    button("settled").click()
+    expect(first_step).to_contain_text("None batch dimension", timeout=CLICK_TIMEOUT)
+
+    button("Python there").click()
+    button("data loading").click()
+    expect(deploy).to_have_text("eager", timeout=CLICK_TIMEOUT)
+    expect(reasons.nth(2)).to_contain_text("static graph cannot speed it up")
+
+    button("big ops").click()
+    expect(deploy).to_have_text("predictor", timeout=CLICK_TIMEOUT)
+    expect(reasons.nth(2)).to_contain_text("oneDNN")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(SHOTS / "decision_widget_big_ops.png"))
+    assert error_outputs(page) == []
