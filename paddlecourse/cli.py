@@ -66,7 +66,7 @@ def _course(args):
         instructor.collect(args.dir, args.assignment)
         print(f"collected: {', '.join(instructor.submitted_students(args.dir, args.assignment)) or 'nobody yet'}")
     elif action == "grade":
-        print(instructor.grade_class(args.dir, args.assignment, echo=args.verbose))
+        print(instructor.grade_class(args.dir, args.assignment, echo=args.verbose, timeout=args.timeout))
     elif action == "feedback":
         pages = instructor.generate_feedback(args.dir, args.assignment, release=not args.no_release)
         print(f"{len(pages)} feedback pages in {args.dir}/feedback/" + ("" if args.no_release else " (released)"))
@@ -134,6 +134,7 @@ def main(argv=None):
     course.add_argument("--no-release", action="store_true", help="feedback: generate only, do not release")
     course.add_argument("--to", default="grades.csv", help="export: CSV file (default: grades.csv)")
     course.add_argument("--out", default="instructors/notes", help="notes: folder for the presenter notes")
+    course.add_argument("--timeout", type=int, help="grade: per-cell timeout in seconds for this run only")
     course.add_argument("--verbose", action="store_true", help="grade: show nbgrader's log as it runs")
     course.add_argument("notebooks", nargs="*", help="timing: notebooks to time (default: every solution)")
     course.set_defaults(run=_course_entry)

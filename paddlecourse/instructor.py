@@ -342,7 +342,7 @@ def scores(course_dir, assignment):
     return result
 
 
-def grade_class(course_dir, assignment, echo=False):
+def grade_class(course_dir, assignment, echo=False, timeout=None):
     """Autograde every submission of ``assignment`` in one nbgrader run; returns a ClassReport.
 
     nbgrader grades each submission in its own kernel with the per-cell timeout.
@@ -351,7 +351,8 @@ def grade_class(course_dir, assignment, echo=False):
     """
     course_dir = Path(course_dir)
     students = submitted_students(course_dir, assignment)
-    run = nbgrader(course_dir, "autograde", assignment, "--force", check=False, echo=echo)
+    extra = [f"--Execute.timeout={int(timeout)}"] if timeout else []
+    run = nbgrader(course_dir, "autograde", assignment, "--force", *extra, check=False, echo=echo)
     seconds = _per_student_seconds(run)
     found = scores(course_dir, assignment)
     grades = []
