@@ -1,0 +1,69 @@
+"""Eager vs to_static vs jit.load vs the paddle.inference predictor, measured side by side in one run.
+
+Not a test: it prints what it measured. Usage (from the repository root):
+
+    python benchmarks/compare_modes.py                 # perf.PRECISE: a few minutes
+    python benchmarks/compare_modes.py --quick         # perf.QUICK: what lesson 07 runs
+    python benchmarks/compare_modes.py --json out.json # also keep every number
+
+Prints, per model, task, batch size and mode: the median time per call with its
+fastest-slowest round, and the speed-up over eager (median of per-round ratios)
+with its range, plus the machine's load average before and after, since another
+busy program widens every range.
+"""
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+os.environ.setdefault("GLOG_minloglevel", "2")
+
+
+def load_average():
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "n/a"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="use perf.QUICK instead of perf.PRECISE")
+    parser.add_argument("--json", help="write every measured row to this file")
+    parser.add_argument("--no-training", action="store_true", help="inference only")
+    args = parser.parse_args()
+
+    import paddlecourse
+
+    paddle = paddlecourse.setup()
+    from paddlecourse import perf
+
+    settings = perf.QUICK if args.quick else perf.PRECISE
+    print(f"paddle {paddle.__version__}, python {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"FLAGS_paddle_num_threads={paddle.get_flags(['FLAGS_paddle_num_threads'])['FLAGS_paddle_num_threads']}")
+    print(f"settings: {settings}")
+    print(f"load average before: {load_average()}")
+    started = time.perf_counter()
+    models = {"wide-shallow": perf.wide_shallow_mlp(), "deep-narrow": perf.deep_narrow_mlp()}
+    result = perf.compare_inference(models, settings)
+    variants = perf.compare_inference({"wide-shallow": models["wide-shallow"]},
+                                      dataclasses.replace(settings, batch_sizes=(256,)),
+                                      modes=perf.PREDICTOR_VARIANTS)
+    result.rows += [r for r in variants.rows if r.mode != "eager"]
+    if not args.no_training:
+        result = result + perf.compare_training(models, settings)
+    print(result.table())
+    print(f"load average after: {load_average()}; wall time {time.perf_counter() - started:.0f} s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"settings": dataclasses.asdict(settings), "rows": [dataclasses.asdict(r) for r in result.rows]},
+                      f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
