@@ -94,6 +94,10 @@ def _short_dtype(dtype):
     return table.get(text, text)
 
 
+def _blocks_text(blocks):
+    return f"[{len(blocks)} block{'' if len(blocks) == 1 else 's'} inside]"
+
+
 def _attr_text(value):
     if isinstance(value, list) and len(value) == 1 and isinstance(value[0], bool):
         value = value[0]  # PIR stores flags as one-element lists
@@ -241,7 +245,7 @@ class ProgramGraph:
             types = ", ".join("_" if n is None else self.values[n].type_text for n in op.outputs)
             mark = "+" if op.new else " "
             left = f"{outs} = " if outs else ""
-            inner = f"  [{len(op.blocks)} blocks inside]" if op.blocks else ""
+            inner = "  " + _blocks_text(op.blocks) if op.blocks else ""
             lines.append(f"{mark} {left}{op.label}({ins}){' -> ' + types if types else ''}{inner}")
         return "\n".join(lines)
 
@@ -255,7 +259,7 @@ class ProgramGraph:
                 kind = "param" if op.kind == "parameter" else "leaf"
                 picture.add_node(f"v{value.number}", f"{name}\n{value.type_text}", kind)
                 continue
-            label = op.name + (f"\n[{len(op.blocks)} blocks inside]" if op.blocks else "")
+            label = op.name + ("\n" + _blocks_text(op.blocks) if op.blocks else "")
             picture.add_node(f"op{op.index}", ("+ " if op.new else "") + label, "grad" if op.new else "op")
             for number in op.inputs:
                 if isinstance(number, int):
