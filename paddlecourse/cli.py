@@ -61,7 +61,8 @@ def _course(args):
         print(f"student version of {args.assignment} in {args.dir}/release/{args.assignment}/")
     elif action == "release":
         instructor.release_assignment(args.dir, args.assignment)
-        print(f"{args.assignment} released; students run: nbgrader fetch_assignment {args.assignment} --course {instructor.COURSE_ID}")
+        print(f"{args.assignment} released; students run: nbgrader fetch_assignment {args.assignment} "
+              f"--course {instructor.COURSE_ID} --Exchange.root={instructor.exchange_root(args.dir)}")
     elif action == "collect":
         instructor.collect(args.dir, args.assignment)
         print(f"collected: {', '.join(instructor.submitted_students(args.dir, args.assignment)) or 'nobody yet'}")

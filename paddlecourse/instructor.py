@@ -197,6 +197,16 @@ def create_course(course_dir, repo=REPO_ROOT, exchange=None, course_id=COURSE_ID
     return course_dir
 
 
+def exchange_root(course_dir):
+    """The Exchange.root written in the course's nbgrader_config.py (default: <course>/exchange)."""
+    config = Path(course_dir) / "nbgrader_config.py"
+    if config.exists():
+        found = re.search(r"^c\.Exchange\.root\s*=\s*['\"]([^'\"]+)['\"]", config.read_text(encoding="utf-8"), re.M)
+        if found:
+            return found.group(1)
+    return str(Path(course_dir).resolve() / "exchange")
+
+
 def generate_assignment(course_dir, assignment):
     """Student version of one lesson into ``release/`` (and the assignment into the gradebook)."""
     return nbgrader(course_dir, "generate_assignment", assignment, "--create", "--force")

@@ -153,3 +153,24 @@ def test_hidden_test_filter_on_a_traceback():
     ])]
     out, _ = instructor.HideHiddenTests().preprocess_cell(visible, {}, 0)
     assert out.outputs[0].traceback == ["CheckFailed: x: found 41.\nHint: add one"]
+
+
+# ---------------------------------------------------------------- every lesson fits the per-cell timeout
+
+LESSONS = sorted((ROOT / "solutions").glob("[0-9]*.ipynb"))
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_cell_fits_the_autograding_timeout(lesson, monkeypatch):
+    """Run each lesson as nbgrader would (NBGRADER_EXECUTION=autograde): no cell may come near
+    the per-cell timeout. Long training runs and widgets must be gated on grading_in_progress();
+    an ungated 20 s benchmark cell would be interrupted and could cost students points.
+    """
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    kernel, timings = instructor.time_cells(lesson, timeout=3 * instructor.CELL_TIMEOUT)
+    budget = instructor.CELL_TIMEOUT / 2  # half the timeout: room for a busier grading machine
+    slow = [(index, round(seconds, 1)) for index, seconds, _ in timings if seconds > budget]
+    assert not slow, (
+        f"{lesson.name}: cells (index, seconds) over {budget:.0f} s under autograding: {slow}. "
+        "Gate them: `from paddlecourse.catchup import grading_in_progress`, and do less when it is True."
+    )
