@@ -81,24 +81,30 @@ def test_text_form_is_fixed_and_png_is_a_picture():
     assert bundle["image/png"].startswith(b"\x89PNG")
 
 
-def test_redraws_every_n_steps_and_every_epoch_and_updates_the_display():
-    plot = LivePlot(redraw_every=3)
-    handle = mock.Mock()
-    with mock.patch("IPython.display.display", return_value=handle) as display:
-        plot.show()
-    display.assert_called_once_with(plot, display_id=True)
-    for step in range(7):
-        plot.log_step(1.0 / (step + 1))
-    assert plot.redraws == 2 and handle.update.call_count == 2
-    plot.log_epoch(acc=0.9)
-    assert plot.redraws == 3
-    summary = plot.finish()
-    assert plot.redraws == 4 and handle.update.call_count == 4
+def test_redraws_are_paced_by_the_clock_and_update_the_display():
+    clock = [100.0]
+    with mock.patch("paddlecourse.widgets.live_plot.time.monotonic", side_effect=lambda: clock[0]):
+        plot = LivePlot(min_seconds=1.0)
+        handle = mock.Mock()
+        with mock.patch("IPython.display.display", return_value=handle) as display:
+            plot.show()
+        display.assert_called_once_with(plot, display_id=True)
+        for step in range(10):  # 10 fast steps, 0.3 s apart: a redraw at 1.2 s and at 2.4 s
+            clock[0] += 0.3
+            plot.log_step(1.0 / (step + 1))
+        assert plot.redraws == 2 and handle.update.call_count == 2
+        plot.log_epoch(acc=0.9)  # 3.0 s: only 0.6 s since the last redraw
+        assert plot.redraws == 2
+        clock[0] += 5
+        plot.log_epoch(acc=0.95)
+        assert plot.redraws == 3
+        summary = plot.finish()  # always draws the final picture
+        assert plot.redraws == 4 and handle.update.call_count == 4
     assert summary == plot.history.summary()
 
 
 def test_without_show_nothing_is_displayed():
-    plot = LivePlot(redraw_every=1)
+    plot = LivePlot(min_seconds=0)
     plot.log_step(1.0)
     plot.log_epoch()
-    assert plot.redraws == 2  # redraw() is a no-op for the display when show() was never called
+    assert plot.redraws == 2  # redraw() only counts when show() was never called

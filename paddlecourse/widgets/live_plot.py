@@ -14,6 +14,7 @@ run; the numbers are printed by `TrainingHistory.summary()` at the end.
     print(plot.finish())   # last redraw + the summary table
 """
 import io
+import time
 
 import numpy as np
 
@@ -85,7 +86,7 @@ def draw(history, title=""):
     metric_axes.set(xlabel="epoch", ylabel="value", title="per epoch", ylim=(0, 1.02))
     if title:
         figure.suptitle(title)
-    figure.tight_layout()
+    figure.subplots_adjust(left=0.08, right=0.98, bottom=0.17, top=0.8 if title else 0.88, wspace=0.25)
     return figure
 
 
@@ -96,15 +97,20 @@ def png_bytes(figure):
 
 
 class LivePlot:
-    """A TrainingHistory shown as a picture that redraws every ``redraw_every`` steps and at every epoch."""
+    """A TrainingHistory shown as a picture that redraws at most every ``min_seconds`` while training runs.
 
-    def __init__(self, title="", redraw_every=25):
+    Drawing costs a fraction of a second, so redraws are paced by the clock, not
+    by steps: a fast loop is not slowed down, a slow one still shows progress.
+    `finish()` always draws the final picture.
+    """
+
+    def __init__(self, title="", min_seconds=1.0):
         self.title = title
-        self.redraw_every = redraw_every
+        self.min_seconds = min_seconds
         self.history = TrainingHistory()
         self.redraws = 0
         self._handle = None
-        self._steps_at_last_draw = 0
+        self._last_draw = time.monotonic()
 
     def text(self):
         """The text form: a fixed sentence, identical on every run (the numbers are in `finish()`)."""
@@ -121,19 +127,23 @@ class LivePlot:
         return None
 
     def redraw(self):
+        """Update the displayed picture now (nothing is displayed before `show()`)."""
         self.redraws += 1
-        self._steps_at_last_draw = len(self.history.losses)
         if self._handle is not None:
             self._handle.update(self)
+        self._last_draw = time.monotonic()
+
+    def _redraw_if_due(self):
+        if time.monotonic() - self._last_draw >= self.min_seconds:
+            self.redraw()
 
     def log_step(self, loss):
         self.history.log_step(loss)
-        if len(self.history.losses) - self._steps_at_last_draw >= self.redraw_every:
-            self.redraw()
+        self._redraw_if_due()
 
     def log_epoch(self, **metrics):
         self.history.log_epoch(**metrics)
-        self.redraw()
+        self._redraw_if_due()
 
     def finish(self):
         """Draw the final picture and return the summary table (print it)."""
