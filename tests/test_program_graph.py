@@ -144,3 +144,21 @@ def test_show_program_accepts_a_program():
     main, _, graph, _ = build()
     view = show_program(main, title="t")
     assert view.graph.num_ops == graph.num_ops and view.graph.title == "t"
+
+
+def test_values_that_are_not_dense_tensors_are_listed_not_fatal():
+    with paddlecourse.static_mode(), paddle.utils.unique_name.guard():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            a = paddle.static.data("a", [None, 2], "float32")
+            b = paddle.static.data("b", [None, 3], "float32")
+            paddle.concat([a, b], axis=1)  # builtin.combine makes a vector of tensors
+        graph = ProgramGraph(main)
+    combine = next(op for op in graph.ops if op.name == "builtin.combine")
+    assert graph.values[combine.outputs[0]].dtype == "?"
+    assert "builtin.combine" in graph.listing() and graph.picture().nodes
+
+
+def test_friendly_error_for_something_that_is_not_a_program():
+    with pytest.raises(TypeError, match="needs a static Program"):
+        ProgramGraph("main")

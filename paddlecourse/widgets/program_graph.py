@@ -156,6 +156,11 @@ class ProgramGraph:
     """A snapshot of a static Program's global block: ops and values, drawable and inspectable."""
 
     def __init__(self, program, title="", before=None):
+        if not hasattr(program, "global_block"):
+            raise TypeError(f"ProgramGraph needs a static Program (paddle.static.Program()), not a {type(program).__name__}.")
+        if not hasattr(program, "num_ops"):
+            raise TypeError("ProgramGraph reads PIR programs, Paddle 3's default; this one is a legacy-IR Program "
+                            "(FLAGS_enable_pir_api=0).")
         self.title = title
         self.ops, self.values, self._op_ids = _snapshot(program.global_block())
         self.num_blocks = program.num_blocks
