@@ -32,6 +32,7 @@ def test_static_values_are_placeholders_until_run():
     assert rows["x"][1] == "Value" and rows["x"][2] == [-1, 3] and rows["x"][3] == "float32"
     assert rows["y"][2] == [-1]
     assert all(row[4] == NOT_YET for row in rows.values())
+    assert kitchen.program_ops()[0] == "pd_op.data" and "pd_op.relu" in kitchen.program_ops()
     kitchen.run_program()
     assert kitchen.runs == 1 and kitchen.error is None
     for name, value in EXPECTED.items():

@@ -158,6 +158,12 @@ class Kitchen:
             rows.append((name, kind, shape, _dtype_text(obj.dtype), value))
         return rows
 
+    def program_ops(self):
+        """Static mode: the names of the operations written into the program so far (the recipe)."""
+        if self.mode != "static":
+            return []
+        return [op.name() for op in self.program.global_block().ops]
+
     def holds_numbers(self, name):
         """True when variable ``name`` has numbers right now."""
         return name in self.values
@@ -173,6 +179,8 @@ class Kitchen:
             lines.append(f" {mark} {line}")
         for name, kind, shape, dtype, value in self.variables():
             lines.append(f"   {name}: {kind} shape={shape} dtype={dtype} -> {value.replace(chr(10), ' ')}")
+        if self.mode == "static":
+            lines.append(f"   program ops: {', '.join(self.program_ops()) or '(none yet)'}")
         if self.error:
             lines.append(f"   error: {self.error}")
         return "\n".join(lines)
@@ -197,6 +205,10 @@ class Kitchen:
             )
         table = ("<table><tr><th>name</th><th>type</th><th>shape</th><th>dtype</th><th>value</th></tr>"
                  + "".join(rows) + "</table>") if rows else "<div><i>no variables yet</i></div>"
+        if self.mode == "static":
+            ops = ", ".join(self.program_ops()) or "(none yet)"
+            table += (f'<div class="pc-kitchen-ops" style="margin-top:4px;color:#555">'
+                      f'<b>the recipe so far</b> ({len(self.program_ops())} ops): <code>{html.escape(ops)}</code></div>')
         error = (f'<div class="pc-kitchen-error" style="color:#b00">{html.escape(self.error)}</div>'
                  if self.error else "")
         return (f'<div class="pc-kitchen" data-mode="{self.mode}"><b>{title}</b>'
