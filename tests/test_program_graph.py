@@ -138,6 +138,18 @@ def test_view_text_fallback_without_graphviz():
     bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == graph.listing()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "image/svg+xml" not in bundle
+
+
+def test_view_bundle_carries_the_picture_for_static_renderers():
+    if not shutil.which("dot"):
+        pytest.skip("Graphviz's dot is not installed")
+    _, _, before, after = build(optimizer=paddle.optimizer.SGD)
+    view = show_program(after, before=before)
+    bundle = view._repr_mimebundle_()
+    assert bundle["image/svg+xml"] == view.svg("after") and "application/vnd.jupyter.widget-view+json" in bundle
+    view.buttons[0].click()
+    assert view.drawing.value == view.svg("before") != view.svg("after")
 
 
 def test_show_program_accepts_a_program():

@@ -307,6 +307,7 @@ class ProgramGraphView:
         if before is not None:
             self.graphs["before"] = before
         self.showing = "after"
+        self._svgs = {}  # which -> SVG text (or None): drawn once, so a click never waits for Graphviz twice
         self.status = widgets.HTML(layout=widgets.Layout(margin="0 0 4px 0"))
         self.status.add_class("pc-program-status")
         self.drawing = widgets.HTML(layout=widgets.Layout(max_height="520px", overflow="auto"))
@@ -328,12 +329,18 @@ class ProgramGraphView:
     def graph(self):
         return self.graphs[self.showing]
 
+    def svg(self, which=None):
+        which = which or self.showing
+        if which not in self._svgs:
+            self._svgs[which] = self.graphs[which].svg()
+        return self._svgs[which]
+
     def show(self, which):
         """Switch to the 'before' or 'after' snapshot (what the buttons do)."""
         self.showing = which
         graph = self.graph
         self.status.value = f"<b>{escape(graph.summary())}</b>"
-        svg = graph.svg()
+        svg = self.svg()
         self.drawing.value = svg if svg else f"<pre>{escape(graph.listing())}</pre>"
         names = graph.node_names()
         current = self.node.value
@@ -347,7 +354,12 @@ class ProgramGraphView:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.box._repr_mimebundle_(include=include, exclude=exclude) or {}
-        bundle["text/plain"] = self.graph.listing()  # what nbval, nbconvert and GitHub show
+        # Where no widget can be drawn (nbconvert, GitHub, a closed kernel) the picture and the
+        # listing stand in for it; JupyterLab prefers the live widget. nbval compares the text only.
+        bundle["text/plain"] = self.graph.listing()
+        svg = self.svg()
+        if svg:
+            bundle["image/svg+xml"] = svg
         return bundle
 
 
