@@ -41,6 +41,10 @@ def test_wheelhouse_installs_the_course_with_the_index_disabled(tmp_path):
         listed = course_wheel.namelist()
     for module in ("checks", "catchup", "instructor", "live_coding", "wheelhouse"):
         assert f"paddlecourse/{module}.py" in listed
+    # every subpackage the lessons import must travel in the wheel too
+    for package in sorted(p.parent for p in (ROOT / "paddlecourse").rglob("__init__.py")):
+        name = package.relative_to(ROOT).as_posix() + "/__init__.py"
+        assert name in listed, f"{name} is missing from the course wheel (pyproject [tool.setuptools] packages)"
     assert "--no-index" in (house / "INSTALL.txt").read_text()
 
     venv = tmp_path / "venv"
