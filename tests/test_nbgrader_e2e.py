@@ -174,3 +174,27 @@ def test_every_cell_fits_the_autograding_timeout(lesson, monkeypatch):
         f"{lesson.name}: cells (index, seconds) over {budget:.0f} s under autograding: {slow}. "
         "Gate them: `from paddlecourse.catchup import grading_in_progress`, and do less when it is True."
     )
+
+
+CHECKS = ("check_value", "check_shape", "check_dtype", "check_grad", "check_answer", "check_true")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_hidden_tests_do_not_trust_the_check_functions(lesson):
+    """A submission can replace paddlecourse.check_* with functions that always pass (the
+    `fake_checks` student above). Hidden tests must therefore recompute each answer with
+    plain asserts; a hidden check_* call would pass for that submission.
+    """
+    import re
+
+    offenders = []
+    for cell in nbformat.read(lesson, as_version=4).cells:
+        grader = cell.metadata.get("nbgrader", {})
+        if not grader.get("grade") or grader.get("solution"):
+            continue
+        hidden = re.search(r"BEGIN HIDDEN TESTS(.*?)END HIDDEN TESTS", cell.source, re.S)
+        if hidden is None:
+            offenders.append((grader["grade_id"], "has no hidden tests"))
+        elif re.search(r"\b(?:%s)\s*\(" % "|".join(CHECKS), hidden.group(1)):
+            offenders.append((grader["grade_id"], "calls a check function in its hidden tests"))
+    assert not offenders, f"{lesson.name}: {offenders}; use plain asserts (e.g. abs(float(x) - 42) < 1e-6)"
