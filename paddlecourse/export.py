@@ -19,11 +19,14 @@ import html
 import io
 import os
 import re
+import sys
 import tempfile
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
+
+__all__ = ["check_export", "ExportReport", "Problem", "Run", "default_inputs", "error_summary"]
 
 
 @dataclass
@@ -164,7 +167,7 @@ def _is_dynamic(dim):
     return dim is None or int(dim) < 0
 
 
-def _first_error_line(error):
+def error_summary(error, limit=200):
     """The sentence of a Paddle error that says what went wrong, without paths or C++ frames."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     picked = ""
@@ -179,7 +182,7 @@ def _first_error_line(error):
     picked = re.sub(r"(/[\w.\-]+)+/", "", picked)  # any file path
     picked = picked.strip()
     text = f"{type(error).__name__}: {picked}" if not picked.startswith(type(error).__name__) else picked
-    return text if len(text) <= 200 else text[:197] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _conversion_of(layer):
@@ -294,12 +297,42 @@ def _predict(predictor, arrays):
     return [predictor.get_output_handle(n).copy_to_cpu() for n in predictor.get_output_names()]
 
 
+@contextlib.contextmanager
+def _native_output_silenced():
+    """Send what C++ code writes to file descriptors 1 and 2 to /dev/null for a moment.
+
+    The inference predictor prints lines such as "ReduceMeanCheckIfOneDNNSupport"
+    straight from C++, past Python's sys.stdout.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    saved = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            saved.append((fd, os.dup(fd)))
+            os.dup2(devnull, fd)
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            libc.fflush(None)
+        for fd, copy in saved:
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(devnull)
+
+
 def _quietly(call, *args):
-    """Call and swallow anything it prints or warns (temp paths, addresses)."""
+    """Call and swallow anything it prints or warns (temp paths, addresses, C++ chatter)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            return call(*args)
+            with _native_output_silenced():
+                return call(*args)
 
 
 # ---------------------------------------------------------------- the check
@@ -386,7 +419,7 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             if "dtype" not in report.kinds:
                 report.problems.append(Problem(
                     "eager-failed",
-                    f"The layer fails in plain Python on inputs that fit the spec: {_first_error_line(error)}",
+                    f"The layer fails in plain Python on inputs that fit the spec: {error_summary(error)}",
                     "Make the eager model run on an input built from the spec first (check shapes and dtypes), "
                     "then export it."))
             return report
@@ -407,6 +440,10 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             _quietly(paddle.jit.save, layer, prefix, input_spec)
         except Exception as error:  # the report must say why, not crash
             report.problems.append(_save_problem(error))
+            report.notes.append(
+                "On Paddle 3.3.1 a jit.save that fails half-way can leave the conversion state of this Python "
+                "process broken: a later, healthy export may fail with a KeyError or crash the kernel. "
+                "Restart the kernel after fixing the model, before exporting again.")
             return report
         report.files = {name: os.path.getsize(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
 
@@ -415,7 +452,7 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             loaded = _quietly(paddle.jit.load, prefix)
         except Exception as error:
             report.problems.append(Problem(
-                "load-failed", f"jit.load could not read the saved files: {_first_error_line(error)}",
+                "load-failed", f"jit.load could not read the saved files: {error_summary(error)}",
                 "Save and load with the same Paddle version; check that both model.json and model.pdiparams exist."))
             return report
         try:
@@ -433,7 +470,7 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
                 engine = _quietly(_make_predictor, prefix)
                 runners.append(("predictor", lambda arrays: _predict(engine, arrays)))
             except Exception as error:
-                report.notes.append(f"The inference predictor could not load the files: {_first_error_line(error)}")
+                report.notes.append(f"The inference predictor could not load the files: {error_summary(error)}")
 
         # 5. run every batch size through every runner
         first_error = {}
@@ -447,8 +484,8 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
                         if batch == batch_sizes[0]:
                             exported_random |= _compare(_quietly(run, arrays), found, 0, 0)[0] != "same"
                 except Exception as error:
-                    report.runs.append(Run(batch, runner, "error", _first_error_line(error)))
-                    first_error.setdefault(batch, _first_error_line(error))
+                    report.runs.append(Run(batch, runner, "error", error_summary(error)))
+                    first_error.setdefault(batch, error_summary(error))
                     continue
                 status, detail = _compare(found, eager[batch], rtol, atol)
                 report.runs.append(Run(batch, runner, status, detail))
@@ -472,7 +509,7 @@ def _save_problem(error):
             "becomes part of the graph. not_to_static does not make such code exportable: it only stops "
             "conversion.")
     return Problem(
-        "export-failed", f"jit.save failed: {_first_error_line(error)}",
+        "export-failed", f"jit.save failed: {error_summary(error)}",
         "Export the plain layer with paddle.jit.save(layer, path, input_spec=[...]) (or to_static with "
         "full_graph=True) and read the first error line: it names the Python line the converter could not handle.")
 

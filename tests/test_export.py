@@ -72,18 +72,6 @@ class NoisyOutput(TinyMLP):
         return logits + 0.1 * paddle.randn(logits.shape)
 
 
-@paddle.jit.not_to_static
-def numpy_tanh(t):
-    return paddle.to_tensor(np.tanh(t.numpy()))
-
-
-class NumpyInForward(TinyMLP):
-    """Calls a not_to_static helper that needs the tensor's values."""
-
-    def forward(self, x):
-        return self.fc2(numpy_tanh(self.fc1(x)))
-
-
 def fresh(cls):
     paddle.seed(0)
     layer = cls()
@@ -184,13 +172,55 @@ def test_noise_in_forward_stays_random_in_the_export():
     assert {"random-in-eval", "random-export"} <= report.kinds, str(report)
 
 
+NUMPY_MODEL_CHECK = """
+import json
+import numpy as np
+import paddlecourse
+import paddle
+from paddle.static import InputSpec
+from paddlecourse.export import check_export
+
+@paddle.jit.not_to_static
+def numpy_tanh(t):
+    return paddle.to_tensor(np.tanh(t.numpy()))
+
+class NumpyInForward(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = paddle.nn.Linear(784, 32), paddle.nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.fc2(numpy_tanh(self.fc1(x)))
+
+layer = NumpyInForward()
+layer.eval()
+layer(paddle.randn([2, 784]))  # eager: fine
+report = check_export(layer, [InputSpec([None, 784], "float32", "x")])
+print(json.dumps({"kinds": sorted(report.kinds), "files": report.files,
+                  "fix": report.problems[0].fix, "notes": report.notes}))
+"""
+
+
 def test_numpy_in_a_not_to_static_helper_cannot_be_exported():
-    layer = fresh(NumpyInForward)
-    layer(paddle.randn([2, 784]))  # eager: fine
-    report = check_export(layer, SPEC)
-    assert report.kinds == {"python-value"}, str(report)
-    assert report.files == {}  # nothing was saved
-    assert "not_to_static does not make such code exportable" in report.problems[0].fix
+    # In its own process: on 3.3.1 a failed jit.save can break later exports in the same process
+    # (KeyError on the failed model's parameter names, or a segfault), which would make the
+    # rest of this file flaky. The report says so in a note.
+    import json
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as folder:  # a file, not -c: the converter reads the source
+        script = os.path.join(folder, "numpy_model_check.py")
+        with open(script, "w") as f:
+            f.write(NUMPY_MODEL_CHECK)
+        done = subprocess.run([sys.executable, "-W", "ignore", script], capture_output=True, text=True,
+                              timeout=300, cwd=folder)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["kinds"] == ["python-value"]
+    assert found["files"] == {}  # nothing was saved
+    assert "not_to_static does not make such code exportable" in found["fix"]
+    assert any("Restart the kernel" in note for note in found["notes"])
 
 
 def test_a_float64_spec_for_float32_weights_is_named():
