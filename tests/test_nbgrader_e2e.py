@@ -160,14 +160,63 @@ def test_hidden_test_filter_on_a_traceback():
 LESSONS = sorted((ROOT / "solutions").glob("[0-9]*.ipynb"))
 
 
+FAKE_CHECKS = """import paddlecourse, paddlecourse.checks
+for _name in ("check_value", "check_shape", "check_dtype", "check_grad", "check_answer", "check_true"):
+    setattr(paddlecourse, _name, lambda *args, **kwargs: print("✓ (faked)"))
+    setattr(paddlecourse.checks, _name, lambda *args, **kwargs: print("✓ (faked)"))
+"""
+
+
+def tampered(solution):
+    """The autograder's view of a cheating submission: checks faked, every answer set to None.
+
+    Each name an answer cell defines (variables, functions, classes) becomes None, or a
+    function returning None; the test cells keep their hidden tests, as after autograding.
+    """
+    import ast
+
+    notebook = nbformat.from_dict(solution)
+    first = True
+    for cell in notebook.cells:
+        grader = cell.metadata.get("nbgrader", {})
+        if not grader.get("solution") or grader.get("grade"):
+            continue
+        names, functions = [], []
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                functions.append(node.name)
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+            for target in targets:
+                names += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+        lines = [FAKE_CHECKS] if first else []
+        lines += [f"{name} = None" for name in names]
+        lines += [f"def {name}(*args, **kwargs):\n    return None" for name in functions]
+        cell.source = "\n".join(lines) or "pass"
+        first = False
+    return notebook
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_every_cell_fits_the_autograding_timeout(lesson, monkeypatch):
-    """Run each lesson as nbgrader would (NBGRADER_EXECUTION=autograde): no cell may come near
-    the per-cell timeout. Long training runs and widgets must be gated on grading_in_progress();
-    an ungated 20 s benchmark cell would be interrupted and could cost students points.
+def test_a_cheating_submission_scores_nothing_and_every_cell_fits_the_timeout(lesson, monkeypatch, tmp_path):
+    """Each lesson, run as nbgrader runs a submission (NBGRADER_EXECUTION=autograde) with the
+    check functions faked and every answer set to None:
+
+    - no test cell may pass (hidden tests must recompute the answer, not call check_*,
+      and must test the answer, not the lesson's own variables);
+    - no cell may come near the per-cell timeout (long training runs and widgets are gated
+      on grading_in_progress(); an ungated 20 s benchmark would be interrupted).
     """
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    kernel, timings = instructor.time_cells(lesson, timeout=3 * instructor.CELL_TIMEOUT)
+    path = tmp_path / lesson.name
+    nbformat.write(tampered(nbformat.read(lesson, as_version=4)), path)
+    _, timings = instructor.time_cells(path, timeout=3 * instructor.CELL_TIMEOUT)
+    passed = [
+        cell.metadata["nbgrader"]["grade_id"] for _, _, cell in timings
+        if cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata["nbgrader"].get("solution")
+        and not any(o.output_type == "error" for o in cell.outputs)
+    ]
+    assert not passed, f"{lesson.name}: these test cells pass for a submission that faked the checks: {passed}"
     budget = instructor.CELL_TIMEOUT / 2  # half the timeout: room for a busier grading machine
     slow = [(index, round(seconds, 1)) for index, seconds, _ in timings if seconds > budget]
     assert not slow, (
