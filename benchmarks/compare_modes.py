@@ -54,7 +54,9 @@ def main():
     variants = perf.compare_inference({"wide-shallow": models["wide-shallow"]},
                                       dataclasses.replace(settings, batch_sizes=(256,)),
                                       modes=perf.PREDICTOR_VARIANTS)
-    result.rows += [r for r in variants.rows if r.mode != "eager"]
+    # Own label: these rows come from their own interleaved rounds (eager included), so they are compared
+    # with each other, and the main sweep's "predictor" row keeps a unique key.
+    result.rows += [dataclasses.replace(r, model="wide (passes)") for r in variants.rows]
     if not args.no_training:
         result = result + perf.compare_training(models, settings)
     print(result.table())
