@@ -43,6 +43,8 @@ def student_copy(solution):
     resources = {}
     for step in STUDENT_COPY_STEPS:
         notebook, resources = step().preprocess(notebook, resources)
+    # The solution run's saved widget state: outputs are gone, so it only adds bulk.
+    notebook.metadata.pop("widgets", None)
     return notebook
 
 
@@ -77,5 +79,6 @@ def execute_solution(path, timeout=EXECUTE_TIMEOUT):
         timeout=timeout,
         resources={"metadata": {"path": str(Path(path).parent)}},
         record_timing=False,
+        store_widget_state=False,  # it changes on every run and views have a static form anyway
     ).execute()
     write_notebook(notebook, path)
