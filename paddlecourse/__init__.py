@@ -20,6 +20,10 @@ from .checks import (  # noqa: E402
     check_true,
 )
 from .verify import verify  # noqa: E402
+# Catch-up lives in paddlecourse.catchup (setup() also registers `%catchup l02-ex3`);
+# the function is not re-exported here so the module name stays importable.
+from .catchup import grading_in_progress  # noqa: E402
+from .export import check_export  # noqa: E402
 
 __all__ = [
     "setup",
@@ -32,4 +36,6 @@ __all__ = [
     "check_answer",
     "check_true",
     "verify",
+    "grading_in_progress",
+    "check_export",
 ]

@@ -32,6 +32,7 @@ def setup(seed=2024, quiet=True):
     paddle.seed(seed)
     _plot_defaults()
     _friendly_check_failures()
+    _catchup_magic()
     return paddle
 
 
@@ -57,6 +58,19 @@ def _plot_defaults():
         {"figure.figsize": (6, 3.5), "figure.dpi": 100, "axes.grid": True, "axes.spines.top": False,
          "axes.spines.right": False}
     )
+
+
+def _catchup_magic():
+    """Make `%catchup l02-ex3` available without a `%load_ext` line."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        from .catchup import load_ipython_extension
+
+        load_ipython_extension(shell)
 
 
 def _friendly_check_failures():
