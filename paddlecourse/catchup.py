@@ -18,8 +18,6 @@ import os
 import re
 from pathlib import Path
 
-import nbformat
-
 OFF_VALUES = {"off", "0", "false", "no", "disabled"}
 _EXERCISE = re.compile(r"^l(?P<lesson>\d+)-ex(?P<number>\d+)(?:-answer)?$")
 
@@ -79,6 +77,8 @@ def parse_exercise(exercise):
 
 def solution_code(exercise):
     """The solution code of one exercise, from its lesson's solution notebook."""
+    import nbformat  # here, not at the top: `import paddlecourse` stays light
+
     lesson, grade_id = parse_exercise(exercise)
     folders = _solution_dirs()
     if not folders:

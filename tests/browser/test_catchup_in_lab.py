@@ -33,4 +33,4 @@ def test_catchup_inserts_the_solution_below_and_keeps_the_rest(jupyterlab, page)
     assert after[answer + 1].startswith("# Catch-up: the solution of l00-ex1")
     assert "stop_gradient = False" in after[answer + 1] and "BEGIN SOLUTION" not in after[answer + 1]
     assert after[: answer] == before[: answer] and after[answer + 2:] == before[answer + 1:]
-    page.locator(PANEL).get_by_text("in a new cell below").wait_for(timeout=30_000)
+    page.locator(PANEL).locator(".jp-OutputArea-output").get_by_text("in a new cell below").wait_for(timeout=30_000)
