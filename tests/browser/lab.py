@@ -96,3 +96,11 @@ def error_outputs(page):
 def cell_outputs_text(page):
     """The text of every rendered output (stdout, stderr, results, HTML) in the visible notebook, in order."""
     return page.locator(PANEL).locator(".jp-OutputArea-output").all_text_contents()
+
+
+def run_notebook_clean(page, lab, path):
+    """Open `path`, run all its cells, and fail if any cell raised (the start of every lesson test)."""
+    open_notebook(page, lab, path)
+    run_all_cells(page)
+    errors = error_outputs(page)
+    assert errors == [], f"{path} raised in JupyterLab:\n" + "\n\n".join(errors)

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from lab import error_outputs, open_notebook, run_all_cells
+from lab import error_outputs, run_notebook_clean
 
 NOTEBOOK = "solutions/02_autograd_by_hand.ipynb"
 REPO = Path(__file__).resolve().parents[2]
@@ -13,11 +13,8 @@ CLICK_TIMEOUT = 20_000  # ms: a click runs forward+backward and redraws the plot
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not (REPO / NOTEBOOK).exists(), reason=f"{NOTEBOOK} does not exist yet")
 def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
-    open_notebook(page, jupyterlab, NOTEBOOK)
-    run_all_cells(page)
-    assert error_outputs(page) == []
+    run_notebook_clean(page, jupyterlab, NOTEBOOK)
 
     widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pc-gradient-lab")).first
     widget.scroll_into_view_if_needed()
