@@ -24,6 +24,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests/system_parts.py
 from system_parts import require_system_part  # noqa: E402
 
+from lab import SCREENSHOTS  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 SERVED_FOLDERS = ("lessons", "solutions")
 STARTUP_TIMEOUT = 60  # seconds; a cold JupyterLab start on a busy 2-core machine takes ~5-15 s
@@ -183,11 +185,10 @@ def page(browser, request):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     yield page
-    shots = REPO / "test-artifacts" / "screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
     try:
-        page.screenshot(path=str(shots / f"{name}.png"), full_page=True, timeout=15_000)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, timeout=15_000)
     except Exception as error:  # a failed screenshot must not hide the test's own result
         print(f"screenshot of {name} failed: {error}")
     context.close()

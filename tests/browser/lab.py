@@ -11,6 +11,7 @@ Facts about the Lab 4.6.6 DOM these rely on (checked by hand, see the reasons in
 """
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ PANEL = ".jp-NotebookPanel:visible"  # the notebook in the active tab
 IDLE = '.jp-Notebook-ExecutionIndicator[data-status="idle"]'
 OPEN_TIMEOUT = 90_000  # ms; starting a kernel that imports Paddle on 2 busy cores
 RUN_TIMEOUT = 180_000  # ms
+CLICK_TIMEOUT = 20_000  # ms; a click goes to the kernel and back on a busy machine
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 # Installed before "Run All": a MutationObserver notes when a run has started (a `[*]`
 # prompt or a busy indicator), so a fast notebook that finishes between two polls
@@ -104,3 +107,9 @@ def run_notebook_clean(page, lab, path):
     run_all_cells(page)
     errors = error_outputs(page)
     assert errors == [], f"{path} raised in JupyterLab:\n" + "\n\n".join(errors)
+
+
+def save_screenshot(target, name):
+    """Save a picture of `target` (a page or a locator) as test-artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

@@ -1,15 +1,10 @@
 """Lesson 08's decision widget in a real JupyterLab: click the answers, read the recommendation from the DOM."""
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from lab import error_outputs, run_notebook_clean
+from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
 
 NOTEBOOK = "solutions/08_choosing_and_fixing.ipynb"
-REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "test-artifacts" / "screenshots"
-CLICK_TIMEOUT = 20_000  # ms: a click goes to the kernel and back on a busy machine
 
 
 @pytest.mark.browser
@@ -48,6 +43,5 @@ def test_decision_widget_explains_each_answer(jupyterlab, page):
     button("big ops").click()
     expect(deploy).to_have_text("predictor", timeout=CLICK_TIMEOUT)
     expect(reasons.nth(2)).to_contain_text("oneDNN")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    widget.screenshot(path=str(SHOTS / "decision_widget_big_ops.png"))
+    save_screenshot(widget, "decision_widget_big_ops")
     assert error_outputs(page) == []

@@ -1,15 +1,10 @@
 """Lesson 02's gradient-accumulation widget in a real JupyterLab: click its buttons, read the values from the DOM."""
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from lab import error_outputs, run_notebook_clean
+from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
 
 NOTEBOOK = "solutions/02_autograd_by_hand.ipynb"
-REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "test-artifacts" / "screenshots"
-CLICK_TIMEOUT = 20_000  # ms: a click runs forward+backward and redraws the plot in the kernel
 
 
 @pytest.mark.browser
@@ -46,8 +41,7 @@ def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
     button("optimizer step").click()
     expect(value("w")).to_have_text("1.58", timeout=CLICK_TIMEOUT)  # 2 - 0.01 * 42
     expect(value("b")).to_have_text("0.86")                         # 1 - 0.01 * 14
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    widget.screenshot(path=str(SHOTS / "gradients_widget_after_step.png"))
+    save_screenshot(widget, "gradients_widget_after_step")
 
     button("reset model").click()
     expect(value("w.grad")).to_have_text("None", timeout=CLICK_TIMEOUT)

@@ -1,15 +1,10 @@
 """Lesson 01's kitchen stepper in a real JupyterLab: step both snippets, run the program, read values from the DOM."""
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from lab import error_outputs, run_notebook_clean
+from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
 
 NOTEBOOK = "solutions/01_two_ways_to_cook.ipynb"
-REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "test-artifacts" / "screenshots"
-CLICK_TIMEOUT = 20_000  # ms
 
 
 @pytest.mark.browser
@@ -52,8 +47,7 @@ def test_kitchen_stepper_dynamic_values_now_static_values_after_run(jupyterlab, 
     button("Run the program").click()
     expect(value("static", "y")).to_have_text("[4., 0.]", timeout=CLICK_TIMEOUT)
     expect(value("static", "h")).to_contain_text("[[2., 2.]")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    widget.screenshot(path=str(SHOTS / "kitchen_stepper_after_run.png"))
+    save_screenshot(widget, "kitchen_stepper_after_run")
 
     button("Reset both").click()
     expect(widget.locator('.pc-kitchen[data-mode="static"]')).to_contain_text("no variables yet", timeout=CLICK_TIMEOUT)

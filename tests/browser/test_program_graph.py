@@ -1,15 +1,10 @@
 """Lesson 04's program graph view in a real JupyterLab: switch snapshots, inspect nodes, read the DOM."""
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from lab import error_outputs, run_notebook_clean
+from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
 
 NOTEBOOK = "solutions/04_inside_a_static_program.ipynb"
-REPO = Path(__file__).resolve().parents[2]
-SHOTS = REPO / "test-artifacts" / "screenshots"
-CLICK_TIMEOUT = 20_000  # ms
 
 
 @pytest.mark.browser
@@ -32,8 +27,7 @@ def test_program_graph_switches_before_after_and_inspects_nodes(jupyterlab, page
         expect(widget.locator("svg text", has_text="pd_op.sgd_").first).to_be_visible()
     else:
         expect(widget.locator("pre").first).to_contain_text("pd_op.sgd_")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    widget.screenshot(path=str(SHOTS / "program_graph_after_minimize.png"))
+    save_screenshot(widget, "program_graph_after_minimize")
 
     # Inspect an optimizer op: its kind, that it is new, and the parameter it updates.
     dropdown.select_option(label="op 26: pd_op.sgd_")
@@ -48,7 +42,7 @@ def test_program_graph_switches_before_after_and_inspects_nodes(jupyterlab, page
     dropdown.select_option(label="%3")
     expect(details).to_contain_text("%3: shape [4, 8], dtype f32", timeout=CLICK_TIMEOUT)
     expect(details).to_contain_text("builtin.parameter 'hidden.w_0'")
-    widget.screenshot(path=str(SHOTS / "program_graph_before_minimize.png"))
+    save_screenshot(widget, "program_graph_before_minimize")
 
     # And back: the picked value still exists, so it stays picked (now numbered in the after snapshot).
     button("After minimize").click()
