@@ -1,0 +1,549 @@
+"""Judging a submission outside the student's kernel.
+
+Two sandboxed runs per submission, and a decision made by neither of them:
+
+1. **The student's run** (untrusted). The submission, normalised (one copy of each graded cell,
+   locked cells put back from source/, test cells WITHOUT their hidden tests), runs in the
+   sandbox. After each answer cell a report cell prints the names that the instructor's
+   solution cell defines, as plain data (``answers.encode``); a function answer is called with
+   the literal arguments the lesson's test cells use, and its results are reported instead.
+   The hidden tests never enter this run, so nothing in it can read or print them.
+2. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
+   a fresh sandboxed kernel: lesson cells and solution cells as the instructor wrote them, then,
+   after each solution cell, the names it defines are deleted and rebound to fresh objects
+   rebuilt from the student's report (``answers.decode``), functions to stand-ins that return
+   what the student's function returned. Then the test cells run, visible checks and hidden
+   tests together. No student code runs here: no hook, patched module, lying object or
+   redefined lesson global exists in this kernel.
+3. **The decision** is made in the grader's process, which never unpickles or imports
+   anything from a submission: a test cell scores its points when the judge's run of it
+   raised nothing. Its outputs (stderr dropped, error text cut to one line, hidden lines
+   never quoted) become the test cell's outputs in the notebook nbgrader records, so
+   nbgrader's own SaveAutoGrades writes exactly that score into the gradebook.
+"""
+import ast
+import copy
+import hashlib
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell
+
+from . import sandbox
+from .answers import MARKER, Unsupported, encode
+from .feedback import failing_line, hidden_line_numbers
+
+HIDDEN = re.compile(r"^[ \t]*#+ *BEGIN HIDDEN TESTS.*?^[ \t]*#+ *END HIDDEN TESTS[^\n]*\n?", re.M | re.S)
+REPORT_TAG = "paddlecourse-report"
+MAX_NOTEBOOK_BYTES = 20 << 20
+
+
+def _grader(cell):
+    return cell.get("metadata", {}).get("nbgrader", {}) or {}
+
+
+def is_answer(cell):
+    return bool(_grader(cell).get("solution"))
+
+
+def is_test(cell):
+    grader = _grader(cell)
+    return bool(grader.get("grade")) and not grader.get("solution") and cell.get("cell_type") == "code"
+
+
+def is_locked(cell):
+    grader = _grader(cell)
+    return bool(grader.get("locked")) and not grader.get("solution")
+
+
+def without_hidden_tests(source):
+    return HIDDEN.sub("", source)
+
+
+def _lines(source):
+    return [line.rstrip() for line in source.splitlines() if line.strip()]
+
+
+def defined_names(source):
+    """Top-level names a solution cell binds: (data names, function names). Imports are left alone."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return [], []
+    data, functions = [], []
+
+    def targets(node):
+        return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]
+
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            functions.append(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                data += targets(target)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            data += targets(node.target)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            data += targets(node.target)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    data += targets(item.optional_vars)
+    seen = set()
+    data = [n for n in data if not (n in seen or seen.add(n)) and n not in functions]
+    return data, functions
+
+
+def _body(source):
+    try:
+        return ast.parse(source).body
+    except SyntaxError:
+        return []
+
+
+def called_names(source):
+    """Names called anywhere in ``source``, and those called with any non-literal argument."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set(), set()
+    called, not_literal = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+            for value in [*node.args, *[k.value for k in node.keywords]]:
+                try:
+                    ast.literal_eval(value)
+                except (ValueError, TypeError, SyntaxError):
+                    not_literal.add(node.func.id)
+    return called, not_literal
+
+
+def literal_calls(sources, functions):
+    """{function: [{"args": [...], "kwargs": {...}}]} for every call with literal arguments in ``sources``."""
+    calls = {name: [] for name in functions}
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in calls:
+                try:
+                    args = [encode(ast.literal_eval(a)) for a in node.args]
+                    kwargs = {k.arg: encode(ast.literal_eval(k.value)) for k in node.keywords if k.arg}
+                except (ValueError, TypeError, SyntaxError, Unsupported):
+                    continue
+                entry = {"args": args, "kwargs": kwargs}
+                if entry not in calls[node.func.id]:
+                    calls[node.func.id].append(entry)
+    return calls
+
+
+@dataclass
+class Judgement:
+    """The trusted outcome for one submitted notebook."""
+
+    notebook: str
+    cells: list = field(default_factory=list)    # the notebook nbgrader records (dicts)
+    passed: dict = field(default_factory=dict)   # test grade id -> bool
+    notes: list = field(default_factory=list)    # told to the student in the feedback, and to the instructor
+    needs_look: list = field(default_factory=list)  # reasons an instructor should look by hand
+    unreadable: str = ""
+    seconds: float = 0.0
+    student_seconds: float = 0.0
+    judge_seconds: float = 0.0
+    sandboxed: bool = True
+
+    def to_json(self):
+        return json.dumps(self.__dict__)
+
+    @classmethod
+    def from_json(cls, text):
+        return cls(**json.loads(text))
+
+
+# ---------------------------------------------------------------- reading and normalising a submission
+
+def read_submission(path):
+    """The submitted notebook as a dict, or raise ValueError with a reason a person can read."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_NOTEBOOK_BYTES:
+        raise ValueError(f"the notebook is {size / 1e6:.0f} MB, over the {MAX_NOTEBOOK_BYTES >> 20} MB limit")
+    try:
+        notebook = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("the file is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the file is not valid notebook JSON ({error.msg}, line {error.lineno})") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise ValueError("the file is JSON but not a notebook (no list of cells)")
+    for cell in notebook["cells"]:
+        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+            raise ValueError("a cell of the notebook is damaged")
+        source = cell.get("source", "")
+        cell["source"] = "".join(source) if isinstance(source, list) else str(source)
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = {}
+    return notebook
+
+
+def _plain(cell_type, source, metadata=None):
+    cell = new_code_cell(source) if cell_type == "code" else new_markdown_cell(source)
+    if metadata:
+        cell.metadata.update(copy.deepcopy(metadata))
+    return cell
+
+
+def normalise(submitted, source):
+    """The student's run: (cells, notes). One copy of each graded cell (the last), locked and test
+    cells from source/ (tests without hidden tests), missing ones put back, nbgrader metadata only
+    as the instructor wrote it, and a report cell after each answer."""
+    by_id = {_grader(c).get("grade_id"): c for c in source.cells if _grader(c).get("grade_id")}
+    notes = []
+    counts = {}
+    for cell in submitted["cells"]:
+        grade_id = _grader(cell).get("grade_id")
+        if grade_id in by_id:
+            counts[grade_id] = counts.get(grade_id, 0) + 1
+    for grade_id, count in counts.items():
+        if count > 1:
+            notes.append(f"Cell {grade_id} appears {count} times in your notebook; the last copy was graded.")
+    seen = {}
+    for index, cell in enumerate(submitted["cells"]):
+        grade_id = _grader(cell).get("grade_id")
+        if grade_id in by_id:
+            seen[grade_id] = index
+    cells, placed = [], set()
+    for index, cell in enumerate(submitted["cells"]):
+        grade_id = _grader(cell).get("grade_id")
+        if grade_id in by_id:
+            if seen[grade_id] != index:
+                continue  # an earlier copy
+            original = by_id[grade_id]
+            placed.add(grade_id)
+            if is_answer(original):
+                cells.append(_plain(original.cell_type, cell.get("source", ""), original.metadata))
+                if original.cell_type == "code":
+                    cells.append(_plain("code", "", {"tags": [REPORT_TAG], REPORT_TAG: grade_id}))
+            elif is_test(original):
+                if _lines(cell.get("source", "")) not in (_lines(original.source),
+                                                          _lines(without_hidden_tests(original.source))):
+                    notes.append(f"Test cell {grade_id} was changed; the instructor's version was graded.")
+                restored = _plain("code", without_hidden_tests(original.source), original.metadata)
+                cells.append(restored)
+            else:
+                cells.append(_plain(original.cell_type, original.source, original.metadata))
+        else:
+            if grade_id:
+                notes.append(f"A cell claims the unknown grade id {grade_id!r}; it ran as a plain cell.")
+            cells.append(_plain(cell.get("cell_type") if cell.get("cell_type") == "code" else "markdown",
+                                cell.get("source", "")))
+    # cells the student deleted go back after the nearest earlier cell of the source that is present
+    order = [_grader(c).get("grade_id") for c in source.cells]
+    for position, grade_id in enumerate(order):
+        if not grade_id or grade_id in placed:
+            continue
+        original = by_id[grade_id]
+        if is_answer(original):
+            notes.append(f"The answer cell {grade_id} is missing; its exercise scores 0.")
+            placed.add(grade_id)
+            continue
+        if is_test(original):
+            notes.append(f"Test cell {grade_id} was missing; it was put back and graded.")
+            new = _plain("code", without_hidden_tests(original.source), original.metadata)
+        else:
+            new = _plain(original.cell_type, original.source, original.metadata)
+        anchor = next((g for g in reversed(order[:position]) if g in placed), None)
+        at = 0
+        for i, cell in enumerate(cells):
+            if anchor and _grader(cell).get("grade_id") == anchor:
+                at = i + 1
+                if i + 1 < len(cells) and cells[i + 1].metadata.get(REPORT_TAG):
+                    at = i + 2
+        cells.insert(at, new)
+        placed.add(grade_id)
+    return cells, notes
+
+
+# ---------------------------------------------------------------- the two runs
+
+def _run(cells, limits, use_sandbox, kernel):
+    code = [index for index, cell in enumerate(cells) if cell.cell_type == "code"]
+    job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
+           "cell_bytes": limits.cell_output_bytes}
+    result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
+    outputs, stopped, done = {}, "", False
+    for line in result.stdout.decode("utf-8", "replace").splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        if isinstance(record.get("index"), int) and 0 <= record["index"] < len(code) \
+                and isinstance(record.get("outputs"), list):
+            outputs[code[record["index"]]] = [o for o in record["outputs"] if isinstance(o, dict)]
+        elif record.get("stopped"):
+            stopped = str(record["stopped"])[:300]
+        elif record.get("done"):
+            done = True
+    if result.timed_out:
+        stopped = f"the notebook ran over its {limits.notebook_seconds} s limit and was stopped"
+    elif result.truncated:
+        stopped = f"it printed more than {limits.output_bytes >> 20} MB and was stopped"
+    elif not done and not stopped:
+        stopped = f"the run ended unexpectedly (exit {result.returncode})"
+    return outputs, stopped, result
+
+
+def _report_of(outputs):
+    text = "".join(o.get("text", "") for o in outputs
+                   if o.get("output_type") == "stream" and o.get("name") == "stdout")
+    found = [line for line in text.splitlines() if line.startswith(MARKER)]
+    if not found:
+        return None
+    try:
+        report = json.loads(found[-1][len(MARKER):])
+    except json.JSONDecodeError:
+        return None
+    return report if isinstance(report, dict) else None
+
+
+BIND = '''\
+# paddlecourse judge: the names this solution defines, rebound to the submission's reported answers
+from paddlecourse.grading.answers import decode as _pc_decode, replay as _pc_replay
+import json as _pc_json
+_pc_report = _pc_json.loads({report!r})
+for _pc_name in {names!r}:
+    globals().pop(_pc_name, None)
+for _pc_name, _pc_entry in _pc_report.get("answers", {{}}).items():
+    if _pc_name in {data!r} and isinstance(_pc_entry, dict) and "value" in _pc_entry:
+        globals()[_pc_name] = _pc_decode(_pc_entry["value"])
+for _pc_name in {functions!r}:
+    globals()[_pc_name] = (lambda name, calls: lambda *args, **kwargs: _pc_replay(calls, name, args, kwargs))(
+        _pc_name, _pc_report.get("calls", {{}}))
+del _pc_name, _pc_entry, _pc_report
+'''
+
+
+def _judge_cells(source, reports, plans):
+    cells, test_index = [], {}
+    for cell in source.cells:
+        grade_id = _grader(cell).get("grade_id")
+        cells.append(_plain(cell.cell_type, cell.source, cell.metadata))
+        if grade_id in plans:
+            data, functions = plans[grade_id]
+            report = reports.get(grade_id) or {}
+            cells.append(_plain("code", BIND.format(report=json.dumps(report), names=data + functions, data=data,
+                                                    functions=functions)))
+        if is_test(cell):
+            test_index[grade_id] = len(cells) - 1
+    return cells, test_index
+
+
+def _own_function_cells(source, students_source, in_kernel):
+    """The instructor's notebook with the student's cells for ``in_kernel`` answers (every other answer
+    as the solution has it), up to the last test cell that calls one of those functions."""
+    names = set()
+    for cell in source.cells:
+        if _grader(cell).get("grade_id") in in_kernel:
+            names |= set(defined_names(cell.source)[1])
+    cells, index, last = [], {}, 0
+    for cell in source.cells:
+        grade_id = _grader(cell).get("grade_id")
+        if grade_id in in_kernel:
+            cells.append(_plain("code", students_source.get(grade_id, "")))
+        else:
+            cells.append(_plain(cell.cell_type, cell.source, cell.metadata))
+        if is_test(cell) and called_names(cell.source)[0] & names:
+            index[grade_id] = len(cells) - 1
+            last = len(cells)
+    return cells[:last], index
+
+
+def _verdict_outputs(outputs, source):
+    """What the feedback shows of the judge's run of a test cell: no stderr, errors cut to one
+    line, and a failure inside the hidden tests only says that a hidden test failed."""
+    from .feedback import HideHiddenTests
+
+    hidden = hidden_line_numbers(source)
+    kept, failed = [], False
+    for output in outputs:
+        kind = output.get("output_type")
+        if kind == "stream" and output.get("name") == "stderr":
+            continue  # a warning costs nothing
+        if kind == "error":
+            failed = True
+            line = failing_line(output.get("traceback", []))
+            ename, evalue = str(output.get("ename", "Error")), str(output.get("evalue", ""))
+            visible_check = line is None and ename == "CheckFailed"
+            if hidden and not visible_check and (line is None or line in hidden):
+                ename, evalue = "HiddenTestFailed", HideHiddenTests.message
+            kept.append({"output_type": "error", "ename": ename, "evalue": evalue[:2000],
+                         "traceback": [f"{ename}: {evalue[:2000]}"]})
+            continue
+        kept.append(output)
+    return kept, failed
+
+
+def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, kernel="paddlecourse"):
+    """Judge one submitted notebook against the instructor's source notebook; returns a Judgement."""
+    limits = limits or sandbox.Limits()
+    start = time.monotonic()
+    name = Path(source_path).name
+    judgement = Judgement(notebook=name, sandboxed=use_sandbox)
+    try:
+        submitted = read_submission(submitted_path)
+    except (OSError, ValueError) as error:
+        judgement.unreadable = str(error)
+        judgement.needs_look.append(f"unreadable notebook: {error}")
+        return judgement
+    source = nbformat.read(source_path, as_version=4)
+    plans, test_sources = {}, [c.source for c in source.cells if is_test(c)]
+    for cell in source.cells:
+        if is_answer(cell) and cell.cell_type == "code":
+            plans[_grader(cell)["grade_id"]] = defined_names(cell.source)
+    calls = literal_calls(test_sources, [f for _, functions in plans.values() for f in functions])
+    # a function answer the tests call with lesson objects (a model, a loader) cannot be replayed from
+    # data: it is judged in a separate sandboxed run with the student's cell on the lesson's set-up
+    called, not_literal = set(), set()
+    for test in test_sources:
+        names, unreplayable = called_names(test)
+        called |= names
+        not_literal |= unreplayable
+    classes = {node.name for cell in source.cells if is_answer(cell) and cell.cell_type == "code"
+               for node in _body(cell.source) if isinstance(node, ast.ClassDef)}
+    in_kernel = {grade_id for grade_id, (_, functions) in plans.items()
+                 if any(f in classes or f in not_literal or f not in called or not calls.get(f) for f in functions)}
+    for grade_id in in_kernel:
+        data, functions = plans[grade_id]
+        plans[grade_id] = (data, [])  # the judge keeps the solution's function for the lesson's later cells
+
+    cells, judgement.notes = normalise(submitted, source)
+    for cell in cells:
+        grade_id = cell.metadata.get(REPORT_TAG)
+        if grade_id:
+            data, functions = plans.get(grade_id, ([], []))
+            wanted = json.dumps({f: calls[f] for f in functions})
+            cell.source = ("from paddlecourse.grading.answers import report as _pc_report\n"
+                           f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}))\n"
+                           "del _pc_report")
+    outputs, stopped, run = _run(cells, limits, use_sandbox, kernel)
+    judgement.student_seconds = run.seconds
+    if stopped:
+        judgement.needs_look.append(f"the student's run stopped: {stopped}; answers after that point were not run")
+    reports = {}
+    for index, cell in enumerate(cells):
+        grade_id = cell.metadata.get(REPORT_TAG)
+        if grade_id and index in outputs:
+            reports[grade_id] = _report_of(outputs[index])
+    for grade_id, report in reports.items():
+        for function, entries in ((report or {}).get("calls") or {}).items():
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, dict) and entry.get("unsupported"):
+                    judgement.needs_look.append(f"{grade_id}: `{function}` returned {str(entry['unsupported'])[:80]}; "
+                                                "the judge takes only plain data")
+        for answer_name, entry in ((report or {}).get("answers") or {}).items():
+            if isinstance(entry, dict) and entry.get("unsupported"):
+                judgement.needs_look.append(
+                    f"{grade_id}: `{answer_name}` is {str(entry['unsupported'])[:80]}; the judge takes only plain data "
+                    "(numbers, strings, lists, sets, dicts, arrays, tensors)")
+
+    judge_cells, test_index = _judge_cells(source, reports, plans)
+    judged, judge_stopped, judge_run = _run(judge_cells, limits, use_sandbox, kernel)
+    judgement.judge_seconds = judge_run.seconds
+    if judge_stopped:
+        judgement.needs_look.append(f"the judge's run did not finish ({judge_stopped}); unfinished tests score 0")
+    in_kernel_tests = set()
+    if in_kernel:
+        students_source = {_grader(c).get("grade_id"): c.source for c in cells if is_answer(c)}
+        own_cells, own_index = _own_function_cells(source, students_source, in_kernel)
+        in_kernel_tests = set(own_index)
+        own, own_stopped, own_run = _run(own_cells, limits, use_sandbox, kernel)
+        judgement.judge_seconds += own_run.seconds
+        if own_stopped:
+            judgement.needs_look.append(f"the run of the function answers did not finish ({own_stopped})")
+        for grade_id, where in own_index.items():
+            test_index[grade_id] = ("own", where)
+        judged = {**judged, **{("own", where): value for where, value in own.items()}}
+        judgement.notes.append(
+            "Exercises " + ", ".join(sorted(in_kernel_tests)) + " take lesson objects, so your function was run in a "
+            "fresh sandbox on the lesson's own set-up, with the other answers taken from the solution.")
+
+    # the notebook nbgrader records: the student's run, report cells gone, test cells as judged
+    final = []
+    for index, cell in enumerate(cells):
+        if cell.metadata.get(REPORT_TAG):
+            continue
+        grade_id = _grader(cell).get("grade_id")
+        original = next((c for c in source.cells if _grader(c).get("grade_id") == grade_id), None) if grade_id else None
+        if original is not None and is_test(original):
+            cell = _plain("code", original.source, original.metadata)
+            where = test_index.get(grade_id)
+            if where is None or where not in judged:
+                outputs_, failed = [{"output_type": "error", "ename": "NotJudged",
+                                     "evalue": "This test could not be run; your instructor will look at it.",
+                                     "traceback": ["NotJudged: This test could not be run."]}], True
+            else:
+                outputs_, failed = _verdict_outputs(judged[where], original.source)
+            cell.outputs = outputs_
+            judgement.passed[grade_id] = not failed
+        elif cell.cell_type == "code":
+            cell.outputs = [o for o in outputs.get(index, []) if o.get("output_type") != "error"] + \
+                [o for o in outputs.get(index, []) if o.get("output_type") == "error"][:1]
+            for output in cell.outputs:
+                if output.get("output_type") == "error":
+                    output["traceback"] = [f"{output.get('ename')}: {str(output.get('evalue'))[:500]}"]
+        final.append(cell)
+    if judgement.notes or judgement.needs_look:
+        lines = [f"- {note}" for note in judgement.notes]
+        lines += [f"- Your instructor will look at this by hand: {reason}" for reason in judgement.needs_look]
+        final.insert(0, new_markdown_cell("**Notes from grading**\n\n" + "\n".join(lines)))
+    judgement.cells = [json.loads(json.dumps(c)) for c in final]
+    judgement.seconds = time.monotonic() - start
+    return judgement
+
+
+def digest(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- inside nbgrader's autograde
+
+from nbgrader.preprocessors import NbGraderPreprocessor  # noqa: E402
+
+
+class ApplyJudgement(NbGraderPreprocessor):
+    """nbgrader's autograde step, in place of its Execute: the notebook becomes the judged one.
+
+    The judgement was made beforehand (``paddlecourse course grade``, in parallel, written to the
+    private folder named by PADDLECOURSE_JUDGEMENTS); a plain ``nbgrader autograde`` without it
+    judges here, one submission at a time, sandboxed unless PADDLECOURSE_SANDBOX=off.
+    """
+
+    def preprocess(self, nb, resources):
+        info = resources.get("nbgrader", {})
+        student, assignment, notebook = info.get("student"), info.get("assignment"), info.get("notebook")
+        folder = os.environ.get("PADDLECOURSE_JUDGEMENTS")
+        saved = Path(folder) / str(student) / f"{notebook}.json" if folder else None
+        if saved is not None and saved.exists():
+            judgement = Judgement.from_json(saved.read_text(encoding="utf-8"))
+        else:
+            use_sandbox = os.environ.get("PADDLECOURSE_SANDBOX", "on") != "off"
+            if use_sandbox and not sandbox.available():
+                raise sandbox.SandboxMissing("bubblewrap is missing; " + sandbox.RISK)
+            course = Path.cwd()
+            judgement = judge_notebook(course / "submitted" / student / assignment / f"{notebook}.ipynb",
+                                       course / "source" / assignment / f"{notebook}.ipynb",
+                                       use_sandbox=use_sandbox)
+        if judgement.unreadable:
+            raise ValueError(f"unreadable notebook: {judgement.unreadable}")
+        nb.cells = [nbformat.from_dict(cell) for cell in judgement.cells]
+        return nb, resources

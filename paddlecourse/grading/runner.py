@@ -1,0 +1,145 @@
+"""Runs one notebook inside the sandbox: ``python -m paddlecourse.grading.runner`` reads a job on stdin.
+
+The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N}``
+(code cells only, in order). For every cell it writes one JSON line to its stdout as soon as
+the cell ends: ``{"index": i, "outputs": [...]}`` (nbformat outputs); then ``{"done": true}``, or
+``{"stopped": reason}`` when the kernel died or would not stop. Lines already written survive
+when the grader kills the sandbox.
+
+It talks to the kernel with jupyter_client directly (nbclient and nbformat cost seconds of
+imports per run). It shares the sandbox with the student's code, so nothing it writes is
+trusted: the grader treats these lines as claims and checks them. The kernel does not
+inherit this process's stdout (fd 1 and 2 go to /dev/null), so a stray write from the
+kernel cannot interleave with the lines.
+"""
+import json
+import os
+import queue
+import sys
+import time
+
+
+def _trim(outputs, limit):
+    """At most ``limit`` bytes of a cell's outputs: text cut, anything else dropped when over."""
+    kept, used = [], 0
+    for output in outputs:
+        size = len(json.dumps(output))
+        if used + size <= limit:
+            kept.append(output)
+            used += size
+            continue
+        room = max(limit - used - 200, 0)
+        if output.get("output_type") == "stream" and room:
+            kept.append({**output, "text": output["text"][:room] + "\n... (output cut)\n"})
+        else:
+            kept.append({"output_type": "stream", "name": "stdout", "text": "... (output cut)\n"})
+        break
+    return kept
+
+
+class Outputs:
+    """A cell's outputs as they arrive, never more than ``limit`` bytes held."""
+
+    def __init__(self, limit):
+        self.items, self.limit, self.size, self.cut = [], limit, 0, False
+
+    def add(self, output):
+        size = len(json.dumps(output))
+        if self.size + size > self.limit:
+            if output.get("output_type") == "error":  # an error always counts, cut short
+                output = {**output, "evalue": str(output.get("evalue", ""))[:500],
+                          "traceback": output.get("traceback", [])[-3:]}
+                self.items.append(output)
+            elif not self.cut and output.get("output_type") == "stream":
+                room = max(self.limit - self.size - 200, 0)
+                self.items.append({**output, "text": output["text"][:room] + "\n... (output cut)\n"})
+            self.cut = True
+            self.size = self.limit
+            return
+        if (output.get("output_type") == "stream" and self.items and self.items[-1].get("output_type") == "stream"
+                and self.items[-1]["name"] == output["name"]):
+            self.items[-1] = {**self.items[-1], "text": self.items[-1]["text"] + output["text"]}
+        else:
+            self.items.append(output)
+        self.size += size
+
+
+def run_cell(km, kc, code, timeout, limit):
+    """Execute one cell; returns (outputs, stop reason or '')."""
+    msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
+    outputs = Outputs(limit)
+    deadline = time.monotonic() + timeout
+    interrupted = False
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            if interrupted:  # it swallowed the interrupt
+                return outputs.items, f"a cell did not stop {timeout} s after it was interrupted"
+            km.interrupt_kernel()
+            interrupted = True
+            deadline = time.monotonic() + timeout
+            continue
+        try:
+            message = kc.get_iopub_msg(timeout=min(remaining, 1.0))
+        except queue.Empty:
+            if not km.is_alive():
+                return outputs.items, "the kernel died"
+            continue
+        if message.get("parent_header", {}).get("msg_id") != msg_id:
+            continue
+        kind, content = message["msg_type"], message["content"]
+        if kind == "status" and content.get("execution_state") == "idle":
+            return outputs.items, ""
+        if kind == "stream":
+            outputs.add({"output_type": "stream", "name": content.get("name", "stdout"), "text": content.get("text", "")})
+        elif kind in ("execute_result", "display_data"):
+            output = {"output_type": kind, "data": content.get("data", {}), "metadata": content.get("metadata", {})}
+            if kind == "execute_result":
+                output["execution_count"] = content.get("execution_count")
+            outputs.add(output)
+        elif kind == "error":
+            outputs.add({"output_type": "error", "ename": content.get("ename", ""), "evalue": content.get("evalue", ""),
+                         "traceback": content.get("traceback", [])})
+        elif kind == "clear_output":
+            outputs.items, outputs.size = [], 0
+
+
+def main():
+    from jupyter_client import KernelManager
+
+    job = json.loads(sys.stdin.read())
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # the kernel inherits fd 1 and 2: to nowhere
+    os.dup2(devnull, 2)
+
+    def emit(record):
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+    timeout = int(job.get("cell_timeout", 15))
+    limit = int(job.get("cell_bytes", 64 << 10))
+    km = KernelManager(kernel_name=job.get("kernel", "python3"))
+    try:
+        km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"], cwd=os.getcwd())
+        kc = km.client()
+        kc.start_channels()
+        kc.wait_for_ready(timeout=120)
+        for index, code in enumerate(job["cells"]):
+            outputs, stopped = run_cell(km, kc, code, timeout, limit)
+            emit({"index": index, "outputs": outputs})
+            if stopped:
+                emit({"stopped": f"{stopped} (cell {index})"})
+                return
+        emit({"done": True})
+    except Exception as error:  # the kernel would not start, ...
+        emit({"stopped": f"{type(error).__name__}: {str(error)[:200]}"})
+    finally:
+        try:
+            km.shutdown_kernel(now=True)  # killed at once; the sandbox's end kills the rest
+        finally:
+            os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,298 @@
+"""The sandbox every submission runs in: bubblewrap (Debian's ``bubblewrap`` package).
+
+What the code inside sees and may do:
+
+- no network (``--unshare-net``: only a loopback of its own; the kernel and the runner talk
+  inside the sandbox, so no socket crosses it);
+- the system (``/usr``), Python and the course's virtualenv read-only, and the course's
+  ``paddlecourse`` package read-only at /opt/paddlecourse - nothing else of the machine:
+  not the course directory (source/, release/, gradebook.db, nbgrader_config.py, the exchange,
+  other students' folders), not the repository's solutions/, not the instructor's home;
+- a private home and /tmp on size-limited tmpfs, empty at the start and gone at the end; the
+  submission comes in on stdin and the results go out on stdout, read by the grader up to a
+  byte limit;
+- its own PID namespace (``--unshare-pid --die-with-parent``): when the run ends or is killed,
+  every process it started is killed with it, detached or not;
+- no capabilities (``--cap-drop ALL``), a new session (no terminal to inject into), and
+  resource limits: address space, file size, CPU seconds, a wall-clock limit per notebook, and
+  processes: a pids cgroup of its own (``pids.max``) where this process may create one (as root),
+  else RLIMIT_NPROC (which the kernel enforces only for a non-root user).
+"""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent  # paddlecourse/
+INSIDE_PACKAGE_ROOT = "/opt/paddlecourse"
+HOME = "/home/student"
+
+RISK = (
+    "Without the sandbox each submission runs with your permissions on this machine: it can read "
+    "source/ and the solutions, write to gradebook.db, nbgrader_config.py and other students' "
+    "submissions, use the network, and leave processes running after grading."
+)
+
+
+class SandboxMissing(RuntimeError):
+    pass
+
+
+@dataclass
+class Limits:
+    cell_seconds: int = 15          # per cell (interrupt, then kill)
+    notebook_seconds: int = 180     # the whole run, enforced from outside
+    memory_bytes: int = 6 << 30     # address space; `import paddle` alone maps about 0.8 GB
+    processes: int = 256
+    output_bytes: int = 4 << 20     # read back from the sandbox; the rest is dropped
+    cell_output_bytes: int = 64 << 10
+    file_bytes: int = 256 << 20     # largest file it may write (RLIMIT_FSIZE)
+    tmpfs_bytes: int = 512 << 20    # each of home and /tmp
+    cpu_seconds: int = 600
+
+
+@dataclass
+class Result:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    seconds: float
+    timed_out: bool
+    truncated: bool
+    sandboxed: bool
+
+
+def bwrap_path():
+    return shutil.which("bwrap")
+
+
+_WORKS = {}
+
+
+def available():
+    """True when bubblewrap is installed and can make its namespaces here (tried once)."""
+    path = bwrap_path()
+    if not path:
+        return False
+    if path not in _WORKS:
+        try:
+            done = subprocess.run([path, *_base_args(Limits()), "--", sys.executable, "-c", "pass"],
+                                  capture_output=True, timeout=60)
+            _WORKS[path] = done.returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            _WORKS[path] = False
+    return _WORKS[path]
+
+
+def _system_binds():
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    # Python and the virtualenv, at their own paths (their scripts name them absolutely)
+    seen = set()
+    for prefix in {sys.prefix, sys.base_prefix, os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))}:
+        prefix = os.path.realpath(prefix)
+        if prefix.startswith("/usr/") or prefix == "/usr" or prefix in seen:
+            continue
+        seen.add(prefix)
+        args += ["--ro-bind", prefix, prefix]
+    if os.path.realpath(sys.prefix) != sys.prefix:
+        args += ["--ro-bind", sys.prefix, sys.prefix]
+    # package folders a .pth file adds from elsewhere (a venv layered on another's packages);
+    # only folders of installed packages, never PYTHONPATH's checkout with its solutions/
+    for entry in sys.path:
+        real = os.path.realpath(entry) if entry else ""
+        if os.path.basename(real) in ("site-packages", "dist-packages") and os.path.isdir(real) \
+                and not any(real == p or real.startswith(p + "/") for p in seen | {"/usr"}):
+            seen.add(real)
+            args += ["--ro-bind", real, real]
+    return args
+
+
+def _base_args(limits):
+    size = str(int(limits.tmpfs_bytes))
+    args = [
+        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--hostname", "sandbox",
+        # /tmp first: an interpreter or venv that lives under /tmp is bound on top of it, not hidden by it
+        "--size", size, "--tmpfs", "/tmp",
+        *_system_binds(),
+        "--ro-bind", str(PACKAGE), f"{INSIDE_PACKAGE_ROOT}/paddlecourse",
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", size, "--tmpfs", "/dev/shm",
+        "--size", size, "--tmpfs", HOME,
+        "--chdir", HOME,
+        "--clearenv",
+    ]
+    for key, value in _environment().items():
+        args += ["--setenv", key, value]
+    return args
+
+
+def _environment():
+    # An interpreter relocated away from its build prefix finds libpython only through LD_LIBRARY_PATH.
+    library_path = {"LD_LIBRARY_PATH": os.environ["LD_LIBRARY_PATH"]} if os.environ.get("LD_LIBRARY_PATH") else {}
+    return {
+        **library_path,
+        "HOME": HOME,
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "PYTHONPATH": INSIDE_PACKAGE_ROOT,
+        "GLOG_minloglevel": "2",
+        "NBGRADER_EXECUTION": "autograde",  # catch-up refuses while grading
+        "PADDLECOURSE_CATCHUP": "off",
+        "MPLBACKEND": "Agg",
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+
+
+def _own_cgroup(controller):
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        if controller in names.split(","):
+            return path
+    return None
+
+
+def pids_cgroup(limit):
+    """A new pids cgroup (v1) limited to ``limit`` processes, under this process's own; None when not allowed."""
+    own = _own_cgroup("pids") if Path("/proc/self/cgroup").exists() else None
+    if own is None:
+        return None
+    path = Path("/sys/fs/cgroup/pids") / own.lstrip("/") / f"paddlecourse-sandbox-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        path.mkdir()
+        (path / "pids.max").write_text(str(int(limit)))
+    except OSError:
+        try:
+            path.rmdir()
+        except OSError:
+            pass
+        return None
+    return path
+
+
+def _remove_cgroup(path):
+    for _ in range(50):
+        try:
+            path.rmdir()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def _limit(limits, cgroup=None):
+    def apply():
+        if cgroup is not None:
+            (cgroup / "cgroup.procs").write_text(str(os.getpid()))
+        for name, value in (("RLIMIT_AS", limits.memory_bytes), ("RLIMIT_FSIZE", limits.file_bytes),
+                            ("RLIMIT_CPU", limits.cpu_seconds), ("RLIMIT_NPROC", limits.processes),
+                            ("RLIMIT_CORE", 0)):
+            resource.setrlimit(getattr(resource, name), (value, value))
+    return apply
+
+
+def command(argv, limits, sandbox=True):
+    if not sandbox:
+        return list(argv)
+    path = bwrap_path()
+    if not path:
+        raise SandboxMissing("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+    return [path, *_base_args(limits), "--", *argv]
+
+
+def run_python(module, stdin, limits, sandbox=True):
+    """Run ``python -m module`` (in the sandbox), feed it ``stdin``; returns a Result.
+
+    stdout is read up to ``limits.output_bytes`` (more: the run is killed, truncated=True);
+    after ``limits.notebook_seconds`` the whole sandbox is killed (timed_out=True).
+    """
+    argv = command([sys.executable, "-m", module], limits, sandbox)
+    env = None
+    cwd = None
+    if not sandbox:
+        env = {**os.environ, **_environment(), "PYTHONPATH": str(PACKAGE.parent)}
+        env.pop("HOME")
+        cwd = os.environ.get("TMPDIR", "/tmp")
+    start = time.monotonic()
+    cgroup = pids_cgroup(limits.processes)
+    try:
+        return _run(argv, stdin, limits, sandbox, env, cwd, cgroup, start)
+    finally:
+        if cgroup is not None:
+            _remove_cgroup(cgroup)
+
+
+def _run(argv, stdin, limits, sandbox, env, cwd, cgroup, start):
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=_limit(limits, cgroup), start_new_session=True, env=env, cwd=cwd)
+    chunks, errors, state = [], [], {"size": 0, "truncated": False}
+
+    def read_out():
+        while True:
+            chunk = process.stdout.read1(65536)
+            if not chunk:
+                return
+            room = limits.output_bytes - state["size"]
+            if len(chunk) > room:
+                chunks.append(chunk[:max(room, 0)])
+                state["truncated"] = True
+                _kill(process)
+                return
+            chunks.append(chunk)
+            state["size"] += len(chunk)
+
+    def read_err():
+        while True:
+            chunk = process.stderr.read1(65536)
+            if not chunk:
+                return
+            if sum(map(len, errors)) < 65536:
+                errors.append(chunk)
+
+    readers = [threading.Thread(target=read_out, daemon=True), threading.Thread(target=read_err, daemon=True)]
+    for reader in readers:
+        reader.start()
+    try:
+        process.stdin.write(stdin)
+        process.stdin.close()
+    except BrokenPipeError:
+        pass
+    timed_out = False
+    try:
+        process.wait(timeout=limits.notebook_seconds)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill(process)
+        process.wait()
+    _kill(process)  # without the sandbox: whatever the run left in its session
+    for reader in readers:
+        reader.join(timeout=5)
+    return Result(process.returncode, b"".join(chunks), b"".join(errors), time.monotonic() - start,
+                  timed_out, state["truncated"], sandbox)
+
+
+def _kill(process):
+    try:
+        os.killpg(process.pid, 9)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def process_limit_enforced(limits=None):
+    """True when a sandbox's process limit will hold here (a pids cgroup, or RLIMIT_NPROC as non-root)."""
+    probe = pids_cgroup((limits or Limits()).processes)
+    if probe is not None:
+        _remove_cgroup(probe)
+        return True
+    return os.geteuid() != 0

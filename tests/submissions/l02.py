@@ -1,0 +1,87 @@
+"""Lesson 02 (grade ids l02-ex1..ex4, 1+3+2+3 = 9 points): honest and hostile submissions.
+
+ex4 is a function answer (`train_fixed`): the judge never runs it; it replays what the
+sandboxed run of the student's function returned for the calls the test cells make.
+"""
+import textwrap
+
+from . import attacks
+
+
+def _code(text):
+    return textwrap.dedent(text).strip("\n")
+
+
+RIGHT = {
+    "l02-ex1-answer": 'tracked = {"b", "d", "e"}',
+    "l02-ex2-answer": "dz_dw = 8\ndz_dx = -4\ndz_db = 4",
+    "l02-ex3-answer": "w_grad_at_end = 7 * 42\nb_grad_at_end = 2 * 14",
+    "l02-ex4-answer": _code("""
+        def train_fixed(steps):
+            model, optimizer = fresh_regression()
+            losses = []
+            for step in range(steps):
+                optimizer.clear_grad()
+                loss = ((model(features) - targets) ** 2).mean()
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+            return losses
+    """),
+}
+
+# right in other forms: a list in another case and order, numpy and tensor numbers, numpy losses
+OTHER_FORM = {
+    "l02-ex1-answer": 'tracked = ["E", "b", "d"]',
+    "l02-ex2-answer": "import numpy as np\ndz_dw = 8.0\ndz_dx = np.float32(-4)\ndz_db = paddle.to_tensor([4.0])",
+    "l02-ex3-answer": "w_grad_at_end = paddle.to_tensor([294.0])\nb_grad_at_end = 28.0",
+    "l02-ex4-answer": RIGHT["l02-ex4-answer"].replace("losses.append(loss.item())", "losses.append(loss.numpy())"),
+}
+
+WRONG = {
+    "l02-ex1-answer": 'tracked = {"b", "c", "d", "e"}',
+    "l02-ex2-answer": "dz_dw = 8\ndz_dx = 4\ndz_db = 2",
+    "l02-ex3-answer": "w_grad_at_end = 42\nb_grad_at_end = 14",
+    "l02-ex4-answer": RIGHT["l02-ex4-answer"].replace("optimizer.clear_grad()\n", "pass\n"),  # forgets it
+}
+
+
+def hostile(course, exchange, canary):
+    hooks = {
+        "l02-ex1-answer": "\n".join([attacks.HOOKS, attacks.PATCHES, attacks.LIAR_CLASSES,
+                                     "tracked = _SetOfEverything()"]),
+        "l02-ex2-answer": "dz_dw = _EqualsEverything(0)\ndz_dx = _EqualsEverything(0)\ndz_db = _EqualsEverything(0)",
+        "l02-ex3-answer": "w_grad_at_end = _EqualsEverything(0)\nb_grad_at_end = 0",
+        # lesson globals the hidden test reuses, redefined so a do-nothing loop "matches" them
+        "l02-ex4-answer": _code("""
+            features = paddle.zeros([32, 1])
+            targets = paddle.zeros([32, 1])
+            def train_fixed(steps):
+                return [0.0] * steps
+        """),
+    }
+    reach = dict(WRONG)
+    reach["l02-ex1-answer"] = attacks.reach(course, exchange, "correct", canary) + "\n" + WRONG["l02-ex1-answer"]
+    reach["l02-ex4-answer"] = WRONG["l02-ex4-answer"] + "\n" + attacks.BUILTINS
+    forged = dict(WRONG)
+    forged["l02-ex1-answer"] = attacks.forged_report({
+        "tracked": {"value": {"t": "set", "v": [{"t": "str", "v": "b"}, {"t": "evil", "v": "x"}]}},
+        "dz_dw": {"value": {"t": "float", "v": "__import__('os').system('id')"}}}) + "\n" + WRONG["l02-ex1-answer"]
+    noisy = {k: attacks.HONEST_NOISE + "\n" + v for k, v in RIGHT.items()}
+    specs = {
+        "correct": {"answers": RIGHT},
+        "other_form": {"answers": OTHER_FORM},
+        "wrong": {"answers": WRONG},
+        "hooks_and_liars": {"answers": hooks, "tags": {f"l02-ex{k}": ["skip-execution"] for k in range(1, 5)}},
+        "reaches_out": {"answers": reach},
+        "forged_report": {"answers": forged},
+        "honest_noise_and_copies": {"answers": noisy, "duplicate": {"l02-ex2-answer": WRONG["l02-ex2-answer"],
+                                                                   "l02-ex4": None},
+                                    "extra": ["print('scratch')"]},
+    }
+    expected = {"correct": 9, "other_form": 9, "wrong": 0, "hooks_and_liars": 0, "reaches_out": 0,
+                "forged_report": 0, "honest_noise_and_copies": 9}
+    return specs, expected
+
+
+MAX_SCORE = 9

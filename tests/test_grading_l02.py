@@ -1,0 +1,103 @@
+"""Lesson 02 graded end to end in the sandbox, with the grade decided outside the student's kernel:
+honest submissions in several forms get every point, hostile ones (IPython hooks, patched numpy,
+paddle and builtins, lying objects, redefined lesson globals, skip-execution tags, forged reports,
+reaching for the course directory, another student, the exchange, the network, a detached child)
+get none of the points they did not earn and change nothing outside their sandbox.
+"""
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from paddlecourse import grading
+
+sys.path.insert(0, str(Path(__file__).parent))
+from submissions import l02  # noqa: E402
+from submissions.attacks import DETACHED_MARKER  # noqa: E402
+from test_nbgrader_e2e import digests, fill, live_processes, sandbox_or_skip  # noqa: E402
+
+ASSIGNMENT, NOTEBOOK = "l02", "02_autograd_by_hand.ipynb"
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    sandbox_or_skip()
+    base = tmp_path_factory.mktemp("l02")
+    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")
+    course = base / "course"
+    grading.create_course(course, generate=False)
+    grading.generate_assignment(course, ASSIGNMENT)
+    grading.release_assignment(course, ASSIGNMENT)
+    released = course / "exchange" / grading.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
+    student_copy = nbformat.read(released, as_version=4)
+    canary = base / "canary"
+    specs, expected = l02.hostile(course, course / "exchange", canary)
+    for student, spec in specs.items():
+        home = base / "students" / student
+        (home / ASSIGNMENT).mkdir(parents=True)
+        nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
+        grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
+    grading.collect(course, ASSIGNMENT)
+    guarded = [course / "nbgrader_config.py", *sorted((course / "source").rglob("*")),
+               *sorted((course / "submitted").rglob("*.ipynb"))]
+    before = digests(guarded)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    print(report)
+    return course, report, expected, before, guarded, canary
+
+
+def test_scores(graded):
+    _, report, expected, *_ = graded
+    assert {g.student: g.score for g in report.grades} == {s: float(v) for s, v in expected.items()}, str(report)
+    assert all(g.max_score == l02.MAX_SCORE for g in report.grades)
+
+
+def test_honest_students_are_not_sent_to_a_hand_check(graded):
+    _, report, *_ = graded
+    grades = {g.student: g for g in report.grades}
+    for student in ["correct", "other_form", "honest_noise_and_copies", "wrong"]:
+        assert grades[student].status == "graded", (student, grades[student].status)
+    assert any("the last copy was graded" in note for note in grades["honest_noise_and_copies"].notes)
+
+
+def test_nothing_outside_the_sandbox_changed(graded):
+    import time
+
+    course, report, _, before, guarded, canary = graded
+    after = digests(guarded)
+    assert after == before
+    assert grading.differences(course) == []
+    time.sleep(10)
+    assert not canary.exists() and not Path(str(canary) + ".late").exists()
+    assert live_processes(DETACHED_MARKER) == []
+
+
+def test_manual_scores_nobody_recorded_stop_export_until_the_instructor_trusts_them(graded):
+    import sqlite3
+
+    course, *_ = graded
+    db = sqlite3.connect(course / "gradebook.db")
+    db.execute("UPDATE grade SET manual_score = 3 WHERE id = (SELECT MIN(id) FROM grade)")
+    db.commit()
+    db.close()
+    with pytest.raises(grading.IntegrityError, match="manual score"):
+        grading.export_grades(course)
+    (course / "nbgrader_config.py").write_text((course / "nbgrader_config.py").read_text() + "\n# edited\n")
+    with pytest.raises(grading.IntegrityError, match="nbgrader_config.py changed"):
+        grading.generate_feedback(course, ASSIGNMENT, release=False)
+    grading.record(course)  # `paddlecourse course trust`: the instructor says these are theirs
+    assert grading.export_grades(course).exists()
+
+
+def test_feedback_shows_no_hidden_test(graded):
+    course, *_ = graded
+    grading.record(course)
+    pages = grading.generate_feedback(course, ASSIGNMENT, release=False)
+    assert pages
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for bit in ["BEGIN HIDDEN TESTS", "_reference", "_quiz", "Recomputed without the check functions"]:
+            assert bit not in html, (page, bit)

@@ -1,0 +1,172 @@
+"""The sandbox around every submission, tested with a plain Python kernel (no Paddle: fast).
+
+What it must hold: no view of the course directory or the repository's solutions, no network
+(not even to the grader's own loopback), the system and the course environment read-only, no
+process outliving the run, and limits on memory, file size, time per cell and per notebook,
+and output bytes. Where bubblewrap is missing, grading refuses unless told --no-sandbox.
+"""
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from nbformat.v4 import new_code_cell
+
+from paddlecourse import cli
+from paddlecourse.grading import sandbox
+from paddlecourse.grading.judge import _run
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_nbgrader_e2e import live_processes, sandbox_or_skip  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKER = "paddlecourse-sandbox-test-orphan"
+
+
+def run(cells, **limits):
+    sandbox_or_skip()
+    chosen = sandbox.Limits(cell_seconds=10, notebook_seconds=120)
+    for key, value in limits.items():
+        setattr(chosen, key, value)
+    return _run([new_code_cell(c) for c in cells], chosen, True, "python3")
+
+
+def last_json(outputs, index):
+    text = "".join(o.get("text", "") for o in outputs[index] if o.get("output_type") == "stream")
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def test_it_sees_nothing_of_the_machine_and_leaves_nothing_behind(tmp_path):
+    course = tmp_path / "course"
+    (course / "source").mkdir(parents=True)
+    (course / "gradebook.db").write_text("secret")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    accepted = []
+
+    def accept():
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not accepted:
+            try:
+                accepted.append(listener.accept())
+            except OSError:
+                pass
+
+    watcher = threading.Thread(target=accept, daemon=True)
+    watcher.start()
+    outputs, stopped, result = run([
+        f"""import json, os
+print(json.dumps({{"course": os.path.exists({str(course)!r}), "solutions": os.path.exists({str(ROOT / 'solutions')!r}),
+                  "tests": os.path.exists({str(ROOT / 'tests')!r}), "home": os.listdir(os.path.expanduser('~')),
+                  "root_home": os.path.exists('/root/.ssh'), "etc": os.path.exists('/etc/shadow')}}))""",
+        f"""import socket, json
+results = {{}}
+for host in [("127.0.0.1", {port}), ("1.1.1.1", 80)]:
+    try:
+        socket.create_connection(host, timeout=2); results[str(host)] = "connected"
+    except OSError as error:
+        results[str(host)] = type(error).__name__
+print(json.dumps(results))""",
+        f"""import json, sys
+written = []
+for path in [{sys.prefix + '/canary'!r}, {str(ROOT / 'paddlecourse' / 'canary')!r}, "/usr/canary"]:
+    try:
+        open(path, "w").write("x"); written.append(path)
+    except OSError:
+        pass
+print(json.dumps(written))""",
+        f"""import subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", {MARKER!r}], start_new_session=True)
+subprocess.Popen(["/bin/sh", "-c", "nohup sleep 300 {MARKER} >/dev/null 2>&1 &"])
+print("[]")""",
+        """import json
+try:
+    block = bytearray(8 << 30); print(json.dumps("allocated"))
+except MemoryError:
+    print(json.dumps("MemoryError"))""",
+        """import json
+try:
+    with open("/tmp/big", "wb") as f:
+        f.write(b"x" * (300 << 20))
+    print(json.dumps("written"))
+except OSError as error:
+    print(json.dumps(type(error).__name__))""",
+    ])
+    assert not stopped, stopped
+    seen = last_json(outputs, 0)
+    assert set(seen.pop("home")) <= {".ipython", ".local", ".cache", ".config"}  # only what the kernel made
+    assert seen == {"course": False, "solutions": False, "tests": False, "root_home": False, "etc": False}, seen
+    network = last_json(outputs, 1)
+    assert all(value != "connected" for value in network.values()), network
+    watcher.join()
+    assert not accepted
+    assert last_json(outputs, 2) == []
+    assert last_json(outputs, 4) == "MemoryError"
+    assert last_json(outputs, 5) == "OSError"
+    time.sleep(1)
+    assert live_processes(MARKER) == []
+    for path in [Path(sys.prefix) / "canary", ROOT / "paddlecourse" / "canary"]:
+        assert not path.exists()
+
+
+def test_time_limits_per_cell_and_per_notebook():
+    # a cell that swallows the interrupt: interrupted at the timeout, killed one timeout later
+    start = time.monotonic()
+    outputs, stopped, _ = run(["print('before')", """import time
+while True:
+    try:
+        time.sleep(0.1)
+    except KeyboardInterrupt:
+        pass""", "print('never')"], cell_seconds=3)
+    assert "did not stop" in stopped and 2 not in outputs
+    assert time.monotonic() - start < 60
+    # every cell under the per-cell limit, the notebook over its own
+    start = time.monotonic()
+    outputs, stopped, result = run(["import time; time.sleep(4)"] * 30, cell_seconds=5, notebook_seconds=25)
+    assert result.timed_out and "over its 25 s limit" in stopped
+    assert time.monotonic() - start < 40
+
+
+def test_output_is_limited_in_bytes_not_lines():
+    limit = 4 << 20
+    outputs, stopped, result = run(["import sys\nfor _ in range(200):\n    sys.stdout.write('x' * (1 << 20) + '\\n')",
+                                    "print('after')"] + ["print('y' * 60000)"] * 100,
+                                   cell_output_bytes=64 << 10, output_bytes=limit)
+    assert len(json.dumps(outputs[0])) < (64 << 10) + 1024
+    assert "output cut" in outputs[0][-1]["text"]
+    assert len(result.stdout) <= limit
+    assert outputs[1][0]["text"] == "after\n"
+
+
+def test_grading_refuses_without_bubblewrap_unless_told(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    code = cli.main(["course", "grade", "l00", "--dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "STOPPED" in err and "--no-sandbox" in err and "gradebook.db" in err
+
+
+def test_a_fork_bomb_hits_the_process_limit():
+    if not sandbox.process_limit_enforced():
+        reason = "no pids cgroup can be made here and RLIMIT_NPROC does not bind root: grade as a non-root user"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    outputs, stopped, _ = run(["""import json, subprocess
+children = []
+try:
+    for _ in range(400):
+        children.append(subprocess.Popen(["sleep", "60"]))
+except OSError as error:
+    print(json.dumps([len(children), type(error).__name__]))
+else:
+    print(json.dumps([len(children), None]))"""], processes=64)
+    started, error = last_json(outputs, 0)
+    assert started < 64 and error is not None, (started, error)
