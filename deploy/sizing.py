@@ -1,0 +1,130 @@
+"""How big a server (or cluster) a class needs, from the figures in deploy/measurements.json.
+
+    python deploy/sizing.py            # the tables for instructors/hub.md and the Kubernetes values
+    python deploy/sizing.py --write    # put the tables into instructors/hub.md (between its markers)
+
+The measurements come from tests/hub/bench_learners.py (each lesson run by several
+learners at once: JupyterLab server + course kernel). The rule is The Littlest
+JupyterHub's published estimate:
+
+- memory = concurrent learners x memory allowed per learner + 128 MB (the hub, its proxy)
+- CPU    = concurrent learners x CPU used per learner, + 20 %
+- disk   = all learners x disk per learner + 2 GB
+- concurrent learners: 40-60 % of the class; we take 60 %.
+
+The memory allowed per learner is the heaviest lesson's measured peak plus 25 % headroom
+(a learner who re-runs cells or experiments), rounded up to 128 MB; Kubernetes gets the
+same figure as its limit, and the median lesson's peak as its guarantee. CPU per learner
+is the heaviest lesson's CPU seconds spread over one minute (at least a quarter core).
+"""
+import json
+import math
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MEASUREMENTS = HERE / "measurements.json"
+CLASSES = (30, 100, 500)
+CONCURRENT_SHARE = 0.6
+HUB_OVERHEAD_MB = 128
+DISK_OVERHEAD_GB = 2
+HEADROOM = 1.25
+
+
+def round_up(value, step):
+    return int(math.ceil(value / step) * step)
+
+
+def per_learner(measured):
+    """Memory limit and guarantee (MB), CPU (cores) and disk (MB) for one learner."""
+    lessons = measured["lessons"].values()
+    peaks = sorted(lesson["peak_rss_mb"] for lesson in lessons)
+    median = peaks[len(peaks) // 2]
+    # A learner who runs a whole lesson within one minute (each lesson runs top to bottom in
+    # under a minute on one CPU) uses the heaviest lesson's CPU seconds / 60 cores. Not the
+    # measured run time: on the shared test machine it is stretched by other jobs.
+    cores = max(lesson["cpu_seconds"] for lesson in lessons) / 60
+    return {
+        "memory_limit_mb": round_up(max(peaks) * HEADROOM, 128),
+        "memory_guarantee_mb": round_up(median, 128),
+        "cpu_cores": max(0.25, round_up(cores * 100, 25) / 100),
+        "disk_mb": round_up(measured["home_mb"] * 2, 64),  # twice what the lessons left: room for their own files
+    }
+
+
+def class_size(learners, one):
+    concurrent = math.ceil(learners * CONCURRENT_SHARE)
+    return {
+        "learners": learners,
+        "concurrent": concurrent,
+        "ram_gb": round((concurrent * one["memory_limit_mb"] + HUB_OVERHEAD_MB) / 1024, 1),
+        "cpus": round(concurrent * one["cpu_cores"] * 1.2, 1),
+        "disk_gb": round(learners * one["disk_mb"] / 1024 + DISK_OVERHEAD_GB, 1),
+    }
+
+
+def table(measured):
+    one = per_learner(measured)
+    rows = ["| learners | at once (60 %) | RAM | CPU cores | disk |", "|---|---|---|---|---|"]
+    for size in (class_size(n, one) for n in CLASSES):
+        rows.append(f"| {size['learners']} | {size['concurrent']} | {size['ram_gb']} GB | {size['cpus']} | "
+                    f"{size['disk_gb']} GB |")
+    return "\n".join(rows)
+
+
+def lesson_table(measured):
+    rows = ["| lesson | peak memory per learner (RSS) | the same as PSS (shared libraries split) | CPU seconds | run time with "
+            f"{measured['learners_at_once']} at once |", "|---|---|---|---|---|"]
+    for name, lesson in measured["lessons"].items():
+        seconds = max(r["seconds"] for r in lesson["learners"])
+        rows.append(f"| {name} | {lesson['peak_rss_mb']} MB | {lesson['peak_pss_mb']} MB | {lesson['cpu_seconds']} | "
+                    f"{seconds:.0f} s |")
+    return "\n".join(rows)
+
+
+def kubernetes_resources(measured):
+    """singleuser.memory and singleuser.cpu for deploy/z2jh/config.yaml."""
+    one = per_learner(measured)
+    return {
+        "memory": {"guarantee": f"{one['memory_guarantee_mb']}M", "limit": f"{one['memory_limit_mb']}M"},
+        "cpu": {"guarantee": one["cpu_cores"], "limit": 1.0},
+    }
+
+
+def load(path=MEASUREMENTS):
+    return json.loads(Path(path).read_text())
+
+
+GUIDE = HERE.parent / "instructors" / "hub.md"
+
+
+def sections(measured):
+    """{marker name: generated markdown} for the guide's <!-- sizing:NAME --> ... <!-- /sizing --> blocks."""
+    return {"lessons": lesson_table(measured), "classes": table(measured)}
+
+
+def block(name, text):
+    return f"<!-- sizing:{name} -->\n{text}\n<!-- /sizing -->"
+
+
+def write_guide(measured, guide=GUIDE):
+    import re
+
+    text = guide.read_text()
+    for name, generated in sections(measured).items():
+        text, count = re.subn(rf"<!-- sizing:{name} -->.*?<!-- /sizing -->", lambda _: block(name, generated), text,
+                              flags=re.S)
+        if count != 1:
+            raise SystemExit(f"{guide} needs exactly one <!-- sizing:{name} --> ... <!-- /sizing --> block")
+    guide.write_text(text)
+
+
+if __name__ == "__main__":
+    import sys
+
+    measured = load()
+    if "--write" in sys.argv:
+        write_guide(measured)
+        print(f"tables written into {GUIDE}")
+    print(lesson_table(measured), "\n")
+    print(table(measured), "\n")
+    print(json.dumps(kubernetes_resources(measured)))

@@ -1,0 +1,94 @@
+"""nbgitpuller links: one per lesson, for an instructor to hand out on a JupyterHub.
+
+A learner who clicks one logs in to the hub; nbgitpuller then clones the course
+repository into their home (or, on later clicks, merges new commits into it without
+overwriting what the learner changed) and opens that lesson in JupyterLab.
+"""
+from pathlib import Path
+from urllib.parse import quote, urlencode, urlsplit
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class LinkError(ValueError):
+    """Bad input for a link, said in one sentence with a hint."""
+
+
+def lesson_names(lessons_dir=None):
+    """The lesson notebooks' file names, in course order (lessons/NN_*.ipynb)."""
+    folder = Path(lessons_dir) if lessons_dir else REPO_ROOT / "lessons"
+    names = sorted(p.name for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    if not names:
+        raise LinkError(f"no lessons found in {folder}: run this from the course checkout or pass --lessons DIR.")
+    return names
+
+
+def target_folder(repo):
+    """The folder nbgitpuller clones into by default: the repository's last path part, without .git."""
+    name = urlsplit(repo).path.rstrip("/").rsplit("/", 1)[-1]
+    return name[:-4] if name.endswith(".git") else name
+
+
+def lesson_link(hub, repo, branch, lesson, app="lab"):
+    """The nbgitpuller link that opens `lesson` (a file name in lessons/) on `hub`."""
+    hub = hub.rstrip("/")
+    if urlsplit(hub).scheme not in ("http", "https") or not urlsplit(hub).netloc:
+        raise LinkError(f"--hub {hub!r} is not a web address: give the hub's address, e.g. https://hub.example.org")
+    if not repo or not target_folder(repo):
+        raise LinkError(f"--repo {repo!r} names no repository: give its clone URL, e.g. https://github.com/you/paddlecourse")
+    if not branch:
+        raise LinkError("--branch is empty: give the branch learners should get, e.g. main")
+    folder = target_folder(repo)
+    query = urlencode({
+        "repo": repo,
+        "branch": branch,
+        "targetpath": folder,  # said, not left to nbgitpuller: its default keeps a trailing .git
+        "urlpath": f"{app}/tree/{folder}/lessons/{lesson}",
+    }, quote_via=quote)
+    # user-redirect sends each learner to their own server, starting it after login if needed
+    return f"{hub}/hub/user-redirect/git-pull?{query}"
+
+
+def lesson_links(hub, repo, branch="main", lessons_dir=None):
+    """[(lesson file name, link)] for every lesson."""
+    return [(name, lesson_link(hub, repo, branch, name)) for name in lesson_names(lessons_dir)]
+
+
+LESSON_00 = "lessons/00_setup_and_first_run.ipynb"
+
+
+def binder_url(remote, branch="HEAD", path=LESSON_00):
+    """The mybinder.org address that opens `path` in JupyterLab, built from a git remote URL."""
+    import re
+
+    remote = remote.strip()
+    match = re.fullmatch(r"(?:https?://|git@|ssh://git@)(github\.com|gitlab\.com)[/:]([^/]+)/(.+?)(?:\.git)?/?", remote)
+    query = f"?urlpath={quote(f'lab/tree/{path}', safe='/')}"
+    if match:
+        host, owner, name = match.groups()
+        if host == "github.com":
+            return f"https://mybinder.org/v2/gh/{owner}/{name}/{branch}{query}"
+        return f"https://mybinder.org/v2/gl/{quote(f'{owner}/{name}', safe='')}/{branch}{query}"
+    if urlsplit(remote).scheme not in ("http", "https"):
+        raise LinkError(f"the remote {remote!r} is not a public web address Binder can clone: "
+                        "give one with --repo, e.g. https://github.com/you/paddlecourse")
+    return f"https://mybinder.org/v2/git/{quote(remote, safe='')}/{branch}{query}"
+
+
+def binder_badge(remote, branch="HEAD"):
+    """The README's Binder badge, as Markdown, for this remote."""
+    return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(remote, branch)})"
+
+
+def origin_remote(repo_dir=REPO_ROOT):
+    """`git remote get-url origin` of the course checkout, or a LinkError saying what to do."""
+    import subprocess
+
+    try:
+        result = subprocess.run(["git", "-C", str(repo_dir), "remote", "get-url", "origin"], capture_output=True,
+                                text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        result = None
+    if result is None or result.returncode != 0 or not result.stdout.strip():
+        raise LinkError("this checkout has no `origin` remote: pass the repository's address with --repo URL.")
+    return result.stdout.strip()

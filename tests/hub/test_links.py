@@ -1,0 +1,93 @@
+"""`paddlecourse links`: one nbgitpuller link per lesson, and one friendly sentence for bad input."""
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from paddlecourse.deploy_links import LinkError, lesson_link, lesson_links, target_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "paddlecourse", "links", *args], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_one_link_per_lesson_in_course_order():
+    result = cli("--repo", "https://github.com/someone/paddlecourse", "--branch", "main", "--hub", "https://hub.example")
+    assert result.returncode == 0, result.stderr
+    links = result.stdout.split()
+    assert len(links) == len(LESSONS) >= 9
+    for lesson, link in zip(LESSONS, links):
+        parts = urlsplit(link)
+        assert (parts.scheme, parts.netloc, parts.path) == ("https", "hub.example", "/hub/user-redirect/git-pull")
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        assert query == {
+            "repo": "https://github.com/someone/paddlecourse",
+            "branch": "main",
+            "targetpath": "paddlecourse",
+            "urlpath": f"lab/tree/paddlecourse/lessons/{lesson}",
+        }
+
+
+def test_the_clone_folder_drops_a_trailing_dot_git():
+    assert target_folder("https://gitlab.example/a/course.git") == "course"
+    assert target_folder("file:///srv/git/paddlecourse.git/") == "paddlecourse"
+    link = lesson_link("https://hub.example/", "https://gitlab.example/a/course.git", "dev", "00_x.ipynb")
+    assert "targetpath=course&urlpath=lab%2Ftree%2Fcourse%2Flessons%2F00_x.ipynb" in link
+    assert link.startswith("https://hub.example/hub/")  # no doubled slash
+
+
+def test_names_option_pairs_each_link_with_its_lesson():
+    result = cli("--repo", "https://github.com/someone/paddlecourse", "--hub", "https://hub.example", "--names")
+    first = result.stdout.splitlines()[0].split("\t")
+    assert first[0] == LESSONS[0] and "branch=main" in first[1]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--repo", "https://github.com/a/b", "--hub", "hub.example"], "is not a web address"),
+    (["--repo", "", "--hub", "https://hub.example"], "names no repository"),
+    (["--repo", "https://github.com/a/b", "--hub", "https://hub.example", "--branch", ""], "--branch is empty"),
+    (["--repo", "https://github.com/a/b", "--hub", "https://hub.example", "--lessons", "/nonexistent"], "no lessons found"),
+])
+def test_bad_input_gets_one_sentence_not_a_traceback(args, words):
+    result = cli(*args)
+    assert result.returncode == 2
+    assert words in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_library_raises_link_error():
+    with pytest.raises(LinkError):
+        lesson_links("ftp://hub", "https://github.com/a/b")
+
+
+@pytest.mark.parametrize("remote, expected", [
+    ("https://github.com/someone/paddlecourse.git", "https://mybinder.org/v2/gh/someone/paddlecourse/main"),
+    ("git@github.com:someone/paddlecourse.git", "https://mybinder.org/v2/gh/someone/paddlecourse/main"),
+    ("https://gitlab.com/group/paddlecourse", "https://mybinder.org/v2/gl/group%2Fpaddlecourse/main"),
+    ("https://git.example.org/c/paddlecourse.git", "https://mybinder.org/v2/git/https%3A%2F%2Fgit.example.org%2Fc%2Fpaddlecourse.git/main"),
+])
+def test_the_binder_badge_is_built_from_the_remote(remote, expected):
+    from paddlecourse.deploy_links import binder_badge
+
+    badge = binder_badge(remote, "main")
+    assert badge.startswith("[![Binder](https://mybinder.org/badge_logo.svg)](")
+    assert f"({expected}?urlpath=lab/tree/lessons/00_setup_and_first_run.ipynb)" in badge
+
+
+def test_binder_option_reads_origin_or_says_how(tmp_path):
+    result = cli("--binder", "--repo", "https://github.com/someone/paddlecourse", "--branch", "HEAD")
+    assert result.stdout.strip().endswith("/v2/gh/someone/paddlecourse/HEAD?urlpath=lab/tree/lessons/00_setup_and_first_run.ipynb)")
+    from paddlecourse.deploy_links import LinkError, origin_remote
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    with pytest.raises(LinkError, match="no `origin` remote"):
+        origin_remote(tmp_path)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", "git@github.com:a/b.git"], check=True)
+    assert origin_remote(tmp_path) == "git@github.com:a/b.git"
+    assert cli("--branch", "main").stderr.strip().startswith("paddlecourse links needs --repo URL and --hub URL")
