@@ -64,3 +64,29 @@ def test_text_fallback_without_graphviz(lesson_graph, monkeypatch):
 def test_svg_when_graphviz_present(lesson_graph):
     w, x, b, z = lesson_graph
     assert "<svg" in autograd_graph(z, w=w, x=x, b=b).svg()
+
+
+def test_alt_text_lists_the_nodes_in_flow_order_and_the_result(lesson_graph):
+    w, x, b, z = lesson_graph
+    z.backward()
+    alt = autograd_graph(z, w=w, x=x, b=b).alt_text()
+    order = [alt.index(part) for part in ("w = 2", "x = 3", "[MultiplyGradNode]", "[AddGradNode]",
+                                          "[PowGradNode]", "z = 49")]
+    assert order == sorted(order)
+    assert alt.endswith("Result: z = 49.")
+
+
+@pytest.mark.skipif(not graphs.graphviz_available(), reason="Graphviz `dot` not installed")
+def test_picture_speaks_fits_and_has_a_legend(lesson_graph):
+    from paddlecourse.widgets.figures import svg_min_font_px, svg_size_px
+
+    w, x, b, z = lesson_graph
+    picture = autograd_graph(z, w=w, x=x, b=b)
+    svg = picture.svg()
+    assert "<title>autograd graph of z" in svg and "<title>%3</title>" not in svg
+    assert "parameter: pale green box, double border" in svg  # the legend is drawn in the picture
+    width, _ = svg_size_px(svg)
+    assert width <= 760  # long graphs go top to bottom (left to right it was 1097 px)
+    assert svg_min_font_px(svg) * min(1, 560 / width) >= 9  # readable at the narrowest output (1024 px page)
+    html = picture._repr_mimebundle_()["text/html"]
+    assert f'alt="{picture.alt_text()}"' in html and "max-width:100%" in html and "<details" in html

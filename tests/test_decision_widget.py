@@ -83,3 +83,15 @@ def test_widget_labels_are_distinct_and_bundle_has_text():
     bundle = DecisionWidget(Decision(python_at_deploy=False))._repr_mimebundle_()
     assert "deploy: export required" in bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_chosen_answers_say_so_in_text_not_shade_alone():
+    widget = DecisionWidget()
+    labels = widget.toggles["python_at_deploy"]._options_labels
+    assert labels == ("✓ Python there", "no Python")
+    widget.choose("no Python")
+    assert widget.toggles["python_at_deploy"]._options_labels == ("Python there", "✓ no Python")
+    assert widget.toggles["python_at_deploy"].value == "no Python"  # relabelling kept the choice
+    assert widget.decision.recommendation().deploy == "export required"
+    tooltips = widget.toggles["bottleneck"].tooltips
+    assert tooltips[0] == "3. Where is the bottleneck? not measured"  # each button names its question

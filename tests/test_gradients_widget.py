@@ -67,6 +67,9 @@ def test_static_forms_show_the_values():
     assert 'data-quantity="w.grad"' in lab.html() and ">42<" in lab.html()
     assert "w.grad = 42" in lab.text()
     assert lab.plot_png().startswith(b"\x89PNG")
+    plot = lab.plot_html()
+    assert 'alt="Two line charts' in plot and "1 forward+backward: w.grad 42, b.grad 14" in plot
+    assert "max-width:100%" in plot and "data:image/png;base64," in plot
 
 
 def test_widget_buttons_drive_the_lab():

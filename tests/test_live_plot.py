@@ -79,6 +79,10 @@ def test_text_form_is_fixed_and_png_is_a_picture():
     bundle = plot._repr_mimebundle_()
     assert bundle["text/plain"] == empty_text == "LivePlot: run (loss per step, metrics per epoch)"
     assert bundle["image/png"].startswith(b"\x89PNG")
+    # JupyterLab shows the HTML form: the same picture with alt text, scaled to the width
+    assert 'alt="Training plot &#x27;run&#x27;: left, the loss' in bundle["text/html"]
+    assert plot.alt_text() == LivePlot("run").alt_text()  # fixed: nbval compares the first display only
+    assert "max-width:100%" in bundle["text/html"] and "data:image/png;base64," in bundle["text/html"]
 
 
 def test_redraws_are_paced_by_the_clock_and_update_the_display():

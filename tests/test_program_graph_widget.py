@@ -93,22 +93,42 @@ def test_listing_is_deterministic_across_builds():
     assert build()[2].listing() == build()[2].listing()
 
 
-def test_picture_has_one_node_per_value_and_op_minus_merged_inputs():
+def test_picture_has_one_node_per_op_and_its_results_in_the_label():
     _, _, graph, _ = build()
     picture = graph.picture()
     ids = [node_id for node_id, _, _ in picture.nodes]
     assert len(ids) == len(set(ids))
-    # 4 parameter/data ops become 4 value boxes; 7 other ops each make one op node and one value node
-    assert len(ids) == 4 + 7 * 2
-    assert {kind for _, _, kind in picture.nodes} == {"param", "leaf", "op", "value"}
+    # 4 parameter/data ops become 4 boxes; the 7 other ops one node each, naming the value they make
+    assert len(ids) == 4 + 7
+    assert {kind for _, _, kind in picture.nodes} == {"param", "leaf", "op"}
+    matmul = next(label for _, label, _ in picture.nodes if label.startswith("pd_op.\nmatmul"))
+    assert "-1x1xf32" in matmul  # the result's type is on the op
+    assert len(picture.edges) == sum(isinstance(n, int) for op in graph.ops for n in op.inputs)
 
 
-def test_mimebundle_text_always_and_svg_only_with_graphviz():
+def test_only_new_picture_shows_every_new_op_and_nothing_else_computed():
+    _, _, _, after = build(optimizer=paddle.optimizer.SGD)
+    picture = after.picture(only_new=True)
+    drawn_ops = [label for _, label, kind in picture.nodes if kind in ("op", "new")]
+    assert len(drawn_ops) == len(after.new_ops()) == 10
+    assert all(label.startswith("+ ") for label in drawn_ops)
+    assert {kind for _, _, kind in picture.nodes} <= {"new", "param", "leaf", "value"}
+    # a value made by a hidden (forward) op says which op made it
+    assert any("from " in label for _, label, kind in picture.nodes if kind == "value")
+    assert "only the 10 new ops" in picture.title
+    whole = after.picture()
+    assert sum(kind == "new" for _, _, kind in whole.nodes) == 10 and any(k == "op" for _, _, k in whole.nodes)
+
+
+def test_mimebundle_text_always_and_picture_only_with_graphviz():
     _, _, graph, _ = build()
     bundle = graph._repr_mimebundle_()
     assert bundle["text/plain"] == graph.listing()
     if shutil.which("dot"):
-        assert bundle["image/svg+xml"].lstrip().startswith("<?xml")
+        html = bundle["text/html"]
+        assert 'alt="Program graph: before minimize: 11 ops' in html and "data:image/svg+xml;base64," in html
+        assert "<details" in html and "pd_op.matmul" in html  # the listing, reachable as text
+        assert "<title>before minimize" in graph.svg() and "<title>%3" not in graph.svg()
     with mock.patch.object(program_graph, "graphviz_available", return_value=False):
         assert graph.svg() is None
         assert set(graph._repr_mimebundle_()) == {"text/plain"}
@@ -118,10 +138,14 @@ def test_view_buttons_switch_snapshots_and_dropdown_inspects():
     _, _, before, after = build(optimizer=paddle.optimizer.SGD)
     view = show_program(after, before=before)
     assert isinstance(view, ProgramGraphView)
-    assert [b.description for b in view.buttons] == ["Before minimize", "After minimize"]
+    # the shown snapshot and drawing say so in text (✓), not by shade alone
+    assert [b.description for b in view.buttons] == ["Before minimize", "✓ After minimize"]
+    assert [b.description for b in view.scope_buttons.values()] == ["✓ Only the new ops", "Whole program"]
     assert "21 ops" in view.status.value and "10 new" in view.status.value
+    assert "Drawn: only the 10 new ops" in view.drawing.value or not shutil.which("dot")
     view.buttons[0].click()
     assert view.showing == "before" and "11 ops" in view.status.value
+    assert [b.description for b in view.buttons] == ["✓ Before minimize", "After minimize"]
     assert len(view.node.options) == len(before.node_names())
     view.node.value = "%1"
     assert "shape [3, 1]" in view.details.value
@@ -134,11 +158,11 @@ def test_view_text_fallback_without_graphviz():
     _, _, graph, _ = build()
     with mock.patch.object(program_graph, "graphviz_available", return_value=False):
         view = show_program(graph)
-    assert view.buttons == [] and view.drawing.value.startswith("<pre>")
-    bundle = view._repr_mimebundle_()
+        assert view.buttons == [] and view.drawing.value.startswith("<pre>")
+        bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == graph.listing()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert "image/svg+xml" not in bundle
+    assert bundle["text/html"].startswith("<pre>")
 
 
 def test_view_bundle_carries_the_picture_for_static_renderers():
@@ -147,9 +171,11 @@ def test_view_bundle_carries_the_picture_for_static_renderers():
     _, _, before, after = build(optimizer=paddle.optimizer.SGD)
     view = show_program(after, before=before)
     bundle = view._repr_mimebundle_()
-    assert bundle["image/svg+xml"] == view.svg("after") and "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/html"] == view.html("after") and "application/vnd.jupyter.widget-view+json" in bundle
+    view.scope_buttons["all"].click()
+    assert view.drawing.value == after.html(only_new=False) != view.html("before")
     view.buttons[0].click()
-    assert view.drawing.value == view.svg("before") != view.svg("after")
+    assert view.drawing.value == view.html("before") == before.html()
 
 
 def test_show_program_accepts_a_program():

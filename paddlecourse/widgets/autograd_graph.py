@@ -76,7 +76,7 @@ def autograd_graph(result, name="z", show_grads=True, **leaves):
     forward direction (the way the values flowed); ``backward()`` walks them in
     reverse. An input with ``stop_gradient=True`` appears as a grey constant.
     """
-    picture = GraphPicture(title=f"autograd graph of {name} (forward direction; backward() runs right to left)")
+    picture = GraphPicture(title=f"autograd graph of {name}: arrows show the forward pass; backward() walks them in reverse")
     root = getattr(result, "grad_fn", None)
     if root is None or getattr(result, "stop_gradient", True):
         picture.add_node("result", f"{name} {_value_text(result)}\n(stop_gradient=True: no graph recorded)", "value")

@@ -26,7 +26,9 @@ BOTTLENECKS = ("not measured", "data loading", "many small ops", "big ops", "fas
 DEPLOY_CHOICES = {
     "eager": "keep the eager model in Python; nothing to convert",
     "predictor": "export (to_static + jit.save) and serve with the paddle.inference predictor",
-    "export required": "export (to_static + jit.save) and run the files without Python (Paddle Inference C++ / Paddle Lite)",
+    "export required": ("export (to_static + jit.save) and run the files without Python: Paddle Inference's C++ API "
+                        "reads the .json + .pdiparams; Paddle Lite needs the older .pdmodel, exported with "
+                        "FLAGS_enable_pir_api=0"),
     "measure first": "measure before changing anything (lesson 07's harness)",
 }
 
@@ -176,24 +178,47 @@ class DecisionWidget:
 
         self.decision = decision if decision is not None else Decision()
         self.toggles = {}
+        self._relabelling = False
         rows = []
         for name, labels in self.LABELS.items():
             current = next(label for label, value in labels.items() if value == getattr(self.decision, name))
-            toggle = widgets.ToggleButtons(options=list(labels), value=current,
-                                           style={"button_width": "auto"})
+            # The chosen answer says so in text (a ✓ before it), not by a darker shade alone;
+            # each button's tooltip repeats its question. Buttons wrap on a narrow page.
+            toggle = widgets.ToggleButtons(options=self._options(name, current), value=current,
+                                           tooltips=[f"{QUESTIONS[name]} {label}" for label in labels],
+                                           style={"button_width": "auto"},
+                                           layout=widgets.Layout(display="flex", flex_flow="row wrap",
+                                                                 max_width="100%"))
             toggle.observe(self._handler(name), names="value")
             self.toggles[name] = toggle
-            rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(QUESTIONS[name])}</b>"), toggle]))
-        self.output = widgets.HTML()
-        self.view = widgets.VBox(rows + [self.output])
+            rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(QUESTIONS[name])}</b>"), toggle],
+                                     layout=widgets.Layout(max_width="100%")))
+        self.output = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.view = widgets.VBox(rows + [self.output], layout=widgets.Layout(max_width="100%"))
         self.refresh()
+
+    def _options(self, name, chosen):
+        """(button text, answer) pairs: the chosen answer's text starts with ✓."""
+        return [(("✓ " if label == chosen else "") + label, label) for label in self.LABELS[name]]
 
     def _handler(self, name):
         def on_change(change):
+            if self._relabelling:
+                return
             self.decision.answer(**{name: self.LABELS[name][change["new"]]})
+            self._relabel(name, change["new"])
             self.refresh()
 
         return on_change
+
+    def _relabel(self, name, chosen):
+        toggle = self.toggles[name]
+        self._relabelling = True
+        try:  # new options reset the selection in ipywidgets 8: put it back
+            toggle.options = self._options(name, chosen)
+            toggle.value = chosen
+        finally:
+            self._relabelling = False
 
     def choose(self, label):
         """Pick an option by its button label, as a click would (e.g. ``choose("no Python")``)."""

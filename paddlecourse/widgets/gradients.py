@@ -8,12 +8,15 @@ sets it back to zeros. ``step()`` is one plain SGD update. Every action is
 written to ``history``; the view draws it.
 
 ``GradientWidget`` is the ipywidgets view: four buttons, a table of values and
-gradients, and a plot of their history. Without a widget frontend (nbconvert,
+gradients, and a plot of their history (alt text lists every value; it draws on
+its own Figure, so the learner's plotting state is never touched). Without a widget frontend (nbconvert,
 GitHub, nbval) it shows the same table as HTML and text.
 """
 import html
 import io
 from dataclasses import dataclass
+
+from .figures import figure_html
 
 QUANTITIES = ("w", "b", "w.grad", "b.grad", "z")
 
@@ -137,29 +140,52 @@ class GradientLab:
             f"<table>{cells}</table></div>"
         )
 
-    def plot_png(self):
-        """A PNG of w, b, w.grad and b.grad over the actions so far."""
-        import matplotlib
+    def figure(self):
+        """A matplotlib Figure of w, b, w.grad and b.grad over the actions so far.
 
-        matplotlib.use("agg", force=False)
+        Its own Figure object (not pyplot): the learner's backend, current figure
+        and rcParams are left as they were.
+        """
         from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
 
         fig = Figure(figsize=(6, 3), dpi=80)
         ax_grad, ax_value = fig.subplots(1, 2)
         steps = list(range(len(self.history)))
+        # Okabe-Ito colours, and a marker per line as the second cue.
+        styles = {"w.grad": ("#0072B2", "o", "-"), "b.grad": ("#D55E00", "s", "--"),
+                  "w": ("#0072B2", "o", "-"), "b": ("#D55E00", "s", "--")}
         for quantity, axis in (("w.grad", ax_grad), ("b.grad", ax_grad), ("w", ax_value), ("b", ax_value)):
             values = [float("nan") if v is None else v for v in self.series(quantity)]
-            _ = axis.plot(steps, values, marker="o", label=quantity)
+            colour, marker, line = styles[quantity]
+            _ = axis.plot(steps, values, marker=marker, linestyle=line, color=colour, label=quantity)
         ax_grad.set_title("gradients")
         ax_value.set_title("parameters")
         for axis in (ax_grad, ax_value):
             axis.set_xlabel("action number")
-            axis.legend(loc="best", fontsize=8)
+            axis.xaxis.set_major_locator(MaxNLocator(integer=True))  # actions are counted: 0, 1, 2 ...
+            axis.set_xlim(-0.5, max(len(steps) - 1, 1) + 0.5)
+            axis.legend(loc="best", fontsize=10)
             axis.grid(True, alpha=0.3)
         fig.tight_layout()
+        return fig
+
+    def plot_png(self):
+        """A PNG of w, b, w.grad and b.grad over the actions so far (drawn on its own Figure)."""
         buffer = io.BytesIO()
-        fig.savefig(buffer, format="png")
+        self.figure().savefig(buffer, format="png")
         return buffer.getvalue()
+
+    def plot_alt(self):
+        """Alt text for the plot: what it shows and the values after each action."""
+        steps = "; ".join(
+            f"{n} {snap.action}: w.grad {fmt(snap.w_grad)}, b.grad {fmt(snap.b_grad)}, w {fmt(snap.w)}, b {fmt(snap.b)}"
+            for n, snap in enumerate(self.history))
+        return f"Two line charts over the action number: gradients (w.grad, b.grad) and parameters (w, b). {steps}."
+
+    def plot_html(self):
+        """The plot as HTML: scales to the width, alt text with the values, on a light card."""
+        return figure_html(self.figure(), alt=self.plot_alt(), css_class="pc-picture pc-gradient-plot")
 
     def _repr_html_(self):
         return self.html()
@@ -187,10 +213,13 @@ class GradientWidget:
             button = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
             button.on_click(self._handler(method))
             self.buttons[label] = button
-        self.table = widgets.HTML()
-        self.plot = widgets.Image(format="png", layout=widgets.Layout(max_width="480px"))
+        # Flex rows that wrap: side by side where there is room, stacked on a narrow page.
+        wrap = widgets.Layout(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
+        self.table = widgets.HTML(layout=widgets.Layout(flex="0 1 auto", margin="0 1em 0 0"))
+        self.plot = widgets.HTML(layout=widgets.Layout(flex="1 1 400px", max_width="500px", min_width="0"))
         self.view = widgets.VBox(
-            [widgets.HBox(list(self.buttons.values())), widgets.HBox([self.table, self.plot])]
+            [widgets.HBox(list(self.buttons.values()), layout=wrap), widgets.HBox([self.table, self.plot], layout=wrap)],
+            layout=widgets.Layout(max_width="100%"),
         )
         self.refresh()
 
@@ -208,7 +237,7 @@ class GradientWidget:
     def refresh(self):
         # The plot first: the frontend gets the updates in order, so once the table
         # shows a new value, the plot that goes with it is already there.
-        self.plot.value = self.lab.plot_png()
+        self.plot.value = self.lab.plot_html()
         self.table.value = self.lab.html()
 
     def _repr_mimebundle_(self, include=None, exclude=None):

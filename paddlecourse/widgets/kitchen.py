@@ -192,9 +192,9 @@ class Kitchen:
         for index, line in enumerate(self.lines):
             state = "done" if index < self.position else ("next" if index == self.position else "todo")
             mark = {"done": "✓", "next": "▶", "todo": "&nbsp;"}[state]
-            colour = {"done": "#222", "next": "#0b5cad", "todo": "#999"}[state]
+            colour = {"done": "#222", "next": "#0b5cad", "todo": "#666"}[state]  # 4.5:1 on white at least
             code.append(f'<div class="pc-kitchen-line" data-state="{state}" style="color:{colour}">'
-                        f"{mark} <code>{html.escape(line)}</code></div>")
+                        f'{mark} <code style="white-space:pre-wrap;overflow-wrap:anywhere">{html.escape(line)}</code></div>')
         rows = []
         for name, kind, shape, dtype, value in self.variables():
             rows.append(
@@ -203,11 +203,11 @@ class Kitchen:
                 f'<td class="pc-kitchen-value" data-mode="{self.mode}" data-name="{html.escape(name)}" '
                 f'style="font-family:monospace;white-space:pre">{html.escape(value)}</td></tr>'
             )
-        table = ("<table><tr><th>name</th><th>type</th><th>shape</th><th>dtype</th><th>value</th></tr>"
-                 + "".join(rows) + "</table>") if rows else "<div><i>no variables yet</i></div>"
+        table = ('<div style="max-width:100%;overflow-x:auto"><table><tr><th>name</th><th>type</th><th>shape</th><th>dtype</th><th>value</th></tr>'
+                 + "".join(rows) + "</table></div>") if rows else "<div><i>no variables yet</i></div>"
         if self.mode == "static":
             ops = ", ".join(self.program_ops()) or "(none yet)"
-            table += (f'<div class="pc-kitchen-ops" style="margin-top:4px;color:#555">'
+            table += (f'<div class="pc-kitchen-ops" style="margin-top:4px;color:#555;overflow-wrap:anywhere">'
                       f'<b>the recipe so far</b> ({len(self.program_ops())} ops): <code>{html.escape(ops)}</code></div>')
         error = (f'<div class="pc-kitchen-error" style="color:#b00">{html.escape(self.error)}</div>'
                  if self.error else "")
@@ -232,7 +232,7 @@ class KitchenStepper:
         self.buttons = {
             "Step dynamic line": widgets.Button(description="Step dynamic line", icon="step-forward"),
             "Step static line": widgets.Button(description="Step static line", icon="step-forward"),
-            "Run the program": widgets.Button(description="Run the program", icon="play", button_style="success"),
+            "Run the program": widgets.Button(description="Run the program", icon="play"),  # no green: white on it is below 4.5:1
             "Reset both": widgets.Button(description="Reset both", icon="undo"),
         }
         actions = {
@@ -244,12 +244,15 @@ class KitchenStepper:
         for label, button in self.buttons.items():
             button.layout = widgets.Layout(width="auto")
             button.on_click(self._handler(actions[label]))
-        self.dynamic_view = widgets.HTML(layout=widgets.Layout(width="50%"))
-        self.static_view = widgets.HTML(layout=widgets.Layout(width="50%"))
+        # Two columns where there is room (each at least 22em), one above the other where there is not.
+        column = dict(flex="1 1 22em", min_width="0", max_width="100%", margin="0 1em 0.5em 0")
+        self.dynamic_view = widgets.HTML(layout=widgets.Layout(**column))
+        self.static_view = widgets.HTML(layout=widgets.Layout(**column))
+        wrap = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
         self.view = widgets.VBox([
-            widgets.HBox(list(self.buttons.values())),
-            widgets.HBox([self.dynamic_view, self.static_view]),
-        ])
+            widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(**wrap)),
+            widgets.HBox([self.dynamic_view, self.static_view], layout=widgets.Layout(**wrap)),
+        ], layout=widgets.Layout(max_width="100%"))
         self.refresh()
 
     def _reset(self):
@@ -277,7 +280,8 @@ class KitchenStepper:
         return self.dynamic.text() + "\n\n" + self.static.text()
 
     def html(self):
-        return ('<div style="display:flex;gap:2em"><div>' + self.dynamic.html() + "</div><div>"
+        return ('<div style="display:flex;flex-wrap:wrap;gap:0 2em"><div style="flex:1 1 22em;min-width:0">'
+                + self.dynamic.html() + '</div><div style="flex:1 1 22em;min-width:0">'
                 + self.static.html() + "</div></div>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from .figures import picture_html
+
 
 class TrainingHistory:
     """Loss at every step, and named metrics (accuracies) at the end of every epoch."""
@@ -69,20 +71,20 @@ def draw(history, title=""):
     """A matplotlib Figure of a history: loss per step (left), metrics per epoch (right)."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(8, 3))
+    figure = Figure(figsize=(8, 3), dpi=100)
     loss_axes, metric_axes = figure.subplots(1, 2)
     if history.losses:
         steps = np.arange(1, len(history.losses) + 1)
-        loss_axes.plot(steps, history.losses, lw=0.8, alpha=0.5, label="step")
+        loss_axes.plot(steps, history.losses, lw=0.8, alpha=0.6, label="step")
         means = history.epoch_losses()
         if means:
             loss_axes.plot(history.epoch_ends, means, "o-", label="epoch mean")
-        loss_axes.legend(loc="upper right", fontsize=8)
+        loss_axes.legend(loc="upper right", fontsize=10)
     loss_axes.set(xlabel="step", ylabel="loss", title="loss")
-    for name, values in history.metrics.items():
-        metric_axes.plot(np.arange(1, len(values) + 1), values, "o-", label=name)
+    for (name, values), style in zip(history.metrics.items(), ["o-", "s--", "^:", "D-."] * 4):
+        metric_axes.plot(np.arange(1, len(values) + 1), values, style, label=name)  # a marker each, not colour alone
     if history.metrics:
-        metric_axes.legend(loc="lower right", fontsize=8)
+        metric_axes.legend(loc="lower right", fontsize=10)
     metric_axes.set(xlabel="epoch", ylabel="value", title="per epoch", ylim=(0, 1.02))
     if title:
         figure.suptitle(title)
@@ -116,8 +118,20 @@ class LivePlot:
         """The text form: a fixed sentence, identical on every run (the numbers are in `finish()`)."""
         return f"LivePlot{': ' + self.title if self.title else ''} (loss per step, metrics per epoch)"
 
+    def alt_text(self):
+        """Alt text: what the two charts show. Fixed, like `text()`: notebook tests compare the first
+        display, not its in-place updates; the numbers are in the table `finish()` returns."""
+        return (f"Training plot{' ' + repr(self.title) if self.title else ''}: left, the loss at every step and "
+                "each epoch's mean loss; right, the metrics logged at the end of each epoch (one marker shape "
+                "per metric). The numbers are in the table printed after training.")
+
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"image/png": png_bytes(draw(self.history, self.title)), "text/plain": self.text()}
+        data = png_bytes(draw(self.history, self.title))
+        # text/html: JupyterLab shows it (an <img> with alt text, scaled to the width, on a light card);
+        # image/png stays for front ends that show pictures only.
+        return {"image/png": data, "text/plain": self.text(),
+                "text/html": picture_html(data, "image/png", self.alt_text(), width=800, font_px=10 * 100 / 72,
+                                          css_class="pc-picture pc-live-plot")}
 
     def show(self):
         """Display the plot now, in a spot that later redraws update in place."""

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from html import escape
 
+from .figures import svg_html
 from .graphs import GraphPicture, graphviz_available
 
 # Attributes that say where an op was created (file paths) or how it is scheduled, not what it computes.
@@ -254,51 +255,112 @@ class ProgramGraph:
             lines.append(f"{mark} {left}{op.label}({ins}){' -> ' + types if types else ''}{inner}")
         return "\n".join(lines)
 
-    def picture(self):
-        """A GraphPicture: op nodes (ellipses), value nodes (boxes with shape and dtype), new ops in red."""
-        picture = GraphPicture(title=self.summary())
-        for op in self.ops:
-            if op.kind in ("parameter", "data") and len(op.outputs) == 1:  # drawn as one box: the value
-                value = self.values[op.outputs[0]]
-                name = op.attrs.get("parameter_name") or op.attrs.get("name") or value.name
-                kind = "param" if op.kind == "parameter" else "leaf"
-                picture.add_node(f"v{value.number}", f"{name}\n{value.type_text}", kind)
+    def picture(self, only_new=False):
+        """A GraphPicture: ops as ellipses labelled with the values they make, inputs and parameters as boxes.
+
+        Each op's label names its results and their types (``%6 -1x8xf32``), so
+        values need no nodes of their own and the picture stays narrow enough
+        to read. ``only_new=True`` draws just the new ops (what ``minimize``
+        added) and the values they read, so they are seen without hunting.
+        """
+        new_ops = [op for op in self.ops if op.new]
+        shown = new_ops if only_new and new_ops else self.ops
+        title = self.summary()
+        if shown is new_ops:
+            title += (f". Shown: only the {len(new_ops)} new ops and what they read "
+                      f"({self.num_ops - len(new_ops)} earlier ops hidden)")
+        picture = GraphPicture(title=title)
+        drawn = {op.index for op in shown}
+        for op in shown:
+            if self._is_source(op) and not op.new:
+                picture.add_node(f"v{op.outputs[0]}", self._source_label(op.outputs[0]), self._source_kind(op))
                 continue
-            label = op.name + ("\n" + _blocks_text(op.blocks) if op.blocks else "")
-            picture.add_node(f"op{op.index}", ("+ " if op.new else "") + label, "grad" if op.new else "op")
+            results = [f"{self.values[n].name} {self.values[n].type_text}" for n in op.outputs if n is not None]
+            # "pd_op." on a line of its own: long op names made the picture too wide to read at 1024 px
+            name = op.label.replace(".", ".\n", 1) if op.label.startswith("pd_op.") else op.label
+            label = ("+ " if op.new else "") + name + ("\n" + _blocks_text(op.blocks) if op.blocks else "")
+            label += "".join("\n" + text for text in results)
+            picture.add_node(f"op{op.index}", label, "new" if op.new else "op")
+        for op in shown:
+            if self._is_source(op) and not op.new:
+                continue
+            hidden = []  # values this op reads that ops hidden from the picture made
             for number in op.inputs:
-                if isinstance(number, int):
-                    picture.add_edge(f"v{number}", f"op{op.index}")
-            for number in op.outputs:
-                if number is None:
+                if not isinstance(number, int):
                     continue
-                value = self.values[number]
-                picture.add_node(f"v{number}", f"{value.name}\n{value.type_text}", "value")
-                picture.add_edge(f"op{op.index}", f"v{number}")
+                producer = self.ops[self.values[number].producer]
+                if producer.index in drawn:
+                    source = f"v{number}" if self._is_source(producer) and not producer.new else f"op{producer.index}"
+                elif self._is_source(producer):
+                    drawn.add(producer.index)
+                    source = f"v{number}"
+                    picture.add_node(source, self._source_label(number), self._source_kind(producer))
+                else:
+                    value = self.values[number]
+                    hidden.append(f"{value.name} {value.type_text} from {producer.name.removeprefix('pd_op.')}")
+                    continue
+                picture.add_edge(source, f"op{op.index}")
+            if hidden:  # one box per op, so the picture stays narrow
+                picture.add_node(f"h{op.index}", "\n".join(hidden), "value")
+                picture.add_edge(f"h{op.index}", f"op{op.index}")
         return picture
 
-    def svg(self):
-        """The picture as SVG (top to bottom, like the listing), or None without Graphviz or when too big."""
+    @staticmethod
+    def _is_source(op):
+        """A parameter or a data op: drawn as a box for the value it provides."""
+        return op.kind in ("parameter", "data") and len(op.outputs) == 1
+
+    def _source_kind(self, op):
+        return "param" if op.kind == "parameter" else "leaf"
+
+    def _source_label(self, number):
+        """A parameter or data value: its name and type."""
+        value = self.values[number]
+        op = self.ops[value.producer]
+        name = op.attrs.get("parameter_name") or op.attrs.get("name") or value.name
+        return f"{name}\n{value.type_text}"
+
+    def svg(self, only_new=False):
+        """The picture as SVG (left to right when it fits, else top to bottom), or None without Graphviz or when too big."""
         if not graphviz_available() or self.num_ops > MAX_DRAWN_OPS:
             return None
-        dot = self.picture().digraph()
-        dot.graph_attr.update(rankdir="TB", labelloc="t")
-        dot.node_attr.update(fontsize="10", margin="0.05,0.02", height="0.3")
-        return dot.pipe(format="svg").decode("utf-8")
+        return self.picture(only_new=only_new).svg()
+
+    def alt_text(self, only_new=False):
+        """What the picture shows, for a screen reader: the summary and the drawn ops in program order."""
+        new = [op for op in self.ops if op.new]
+        if only_new and new:
+            return (f"Program graph: {self.summary()}. Drawn: only the {len(new)} new ops and what they read. "
+                    "New ops in program order: " + "; ".join(op.label for op in new) + ".")
+        return (f"Program graph: {self.summary()}. {self.num_ops} ops in program order: "
+                + "; ".join(("new " if op.new else "") + op.label for op in self.ops) + ".")
+
+    def html(self, only_new=None):
+        """The picture as HTML (scalable image, alt text, the listing beneath), or the listing alone without Graphviz.
+
+        By default a program with new ops shows only those (``only_new``), the rest shows whole.
+        """
+        if only_new is None:
+            only_new = any(op.new for op in self.ops)
+        svg = self.svg(only_new=only_new)
+        if not svg:
+            return f"<pre>{escape(self.listing())}</pre>"
+        return svg_html(svg, self.alt_text(only_new=only_new), self.listing())
 
     def __repr__(self):
         return f"<ProgramGraph {self.summary()}>"
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = {"text/plain": self.listing()}
-        svg = self.svg()
-        if svg:
-            bundle["image/svg+xml"] = svg
+        if self.svg() is not None:
+            bundle["text/html"] = self.html()
         return bundle
 
 
 class ProgramGraphView:
-    """ipywidgets view of one or two snapshots: switch before/after, pick a node, read its shape and dtype."""
+    """ipywidgets view of one or two snapshots: switch before/after, new ops only or all, inspect a node."""
+
+    VIEWS = {"new": "Only the new ops", "all": "Whole program"}
 
     def __init__(self, after, before=None):
         import ipywidgets as widgets
@@ -307,22 +369,35 @@ class ProgramGraphView:
         if before is not None:
             self.graphs["before"] = before
         self.showing = "after"
-        self._svgs = {}  # which -> SVG text (or None): drawn once, so a click never waits for Graphviz twice
-        self.status = widgets.HTML(layout=widgets.Layout(margin="0 0 4px 0"))
+        self.scope = "new" if before is not None else "all"
+        self._html = {}  # (which, scope) -> HTML: drawn once, so a click never waits for Graphviz twice
+        wrap = widgets.Layout(display="flex", flex_flow="row wrap", max_width="100%")
+        self.status = widgets.HTML(layout=widgets.Layout(margin="0 0 4px 0", max_width="100%"))
         self.status.add_class("pc-program-status")
-        self.drawing = widgets.HTML(layout=widgets.Layout(max_height="520px", overflow="auto"))
-        self.node = widgets.Dropdown(description="Inspect:", layout=widgets.Layout(width="420px"))
-        self.details = widgets.HTML()
+        self.drawing = widgets.HTML(layout=widgets.Layout(max_width="100%"))
+        self.drawing.add_class("pc-program-drawing")
+        self.node = widgets.Dropdown(description="Inspect a node:", style={"description_width": "initial"},
+                                     layout=widgets.Layout(width="auto", max_width="100%"))
+        self.details = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.details.add_class("pc-program-details")
         self.node.observe(self._on_node, names="value")
-        buttons = []
+        buttons, self.scope_buttons = [], {}
         if before is not None:
             for which, text in (("before", "Before minimize"), ("after", "After minimize")):
-                button = widgets.Button(description=text, tooltip=f"show the program {which} minimize")
+                button = widgets.Button(description=text, tooltip=f"show the program {which} minimize",
+                                        layout=widgets.Layout(width="auto"))
                 button.on_click(lambda _, which=which: self.show(which))
                 buttons.append(button)
+            for scope, text in self.VIEWS.items():
+                button = widgets.Button(description=text, layout=widgets.Layout(width="auto"),
+                                        tooltip="draw only what minimize added" if scope == "new" else "draw every op")
+                button.on_click(lambda _, scope=scope: self.show_scope(scope))
+                self.scope_buttons[scope] = button
         self.buttons = buttons
-        self.box = widgets.VBox([widgets.HBox(buttons), self.status, self.drawing, self.node, self.details])
+        self.box = widgets.VBox(
+            [widgets.HBox(buttons + list(self.scope_buttons.values()), layout=wrap), self.status, self.drawing,
+             self.node, self.details],
+            layout=widgets.Layout(max_width="100%"))
         self.show("after")
 
     @property
@@ -331,35 +406,58 @@ class ProgramGraphView:
 
     def svg(self, which=None):
         which = which or self.showing
-        if which not in self._svgs:
-            self._svgs[which] = self.graphs[which].svg()
-        return self._svgs[which]
+        return self.graphs[which].svg(only_new=self._only_new(which))
+
+    def _only_new(self, which):
+        return self.scope == "new" and any(op.new for op in self.graphs[which].ops)
+
+    def html(self, which=None):
+        which = which or self.showing
+        key = (which, self._only_new(which))
+        if key not in self._html:
+            self._html[key] = self.graphs[which].html(only_new=key[1])
+        return self._html[key]
+
+    def _mark_chosen(self):
+        """The chosen buttons say so in text (a ✓), not by shade alone."""
+        for button, chosen in [(b, b.description.removeprefix("✓ ").startswith(self.showing.capitalize()))
+                               for b in self.buttons] + [(b, s == self.scope) for s, b in self.scope_buttons.items()]:
+            plain = button.description.removeprefix("✓ ")
+            button.description = ("✓ " if chosen else "") + plain
+        for button in self.scope_buttons.values():
+            button.disabled = self.showing == "before"  # nothing is new before minimize
 
     def show(self, which):
         """Switch to the 'before' or 'after' snapshot (what the buttons do)."""
         self.showing = which
         graph = self.graph
-        self.status.value = f"<b>{escape(graph.summary())}</b>"
-        svg = self.svg()
-        self.drawing.value = svg if svg else f"<pre>{escape(graph.listing())}</pre>"
+        shown = " &mdash; drawn: only the new ops and what they read" if self._only_new(which) else ""
+        self.status.value = f"<b>{escape(graph.summary())}</b>{shown}"
+        self.drawing.value = self.html()
         names = graph.node_names()
         current = self.node.value
         self.node.options = names
         self.node.value = current if current in names else (names[0] if names else None)
         self._on_node()
+        self._mark_chosen()
+
+    def show_scope(self, scope):
+        """Draw only the new ops ("new") or the whole program ("all")."""
+        self.scope = scope
+        self.show(self.showing)
 
     def _on_node(self, change=None):
         if self.node.value is not None:
-            self.details.value = f"<pre>{escape(self.graph.inspect(self.node.value))}</pre>"
+            self.details.value = (f'<pre style="white-space:pre-wrap;overflow-wrap:anywhere">'
+                                  f"{escape(self.graph.inspect(self.node.value))}</pre>")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.box._repr_mimebundle_(include=include, exclude=exclude) or {}
         # Where no widget can be drawn (nbconvert, GitHub, a closed kernel) the picture and the
-        # listing stand in for it; JupyterLab prefers the live widget. nbval compares the text only.
+        # listing stand in for it; JupyterLab prefers the live widget. nbval compares the text and
+        # the HTML (its embedded picture is sanitized away, see tests/nbval-sanitize.cfg).
         bundle["text/plain"] = self.graph.listing()
-        svg = self.svg()
-        if svg:
-            bundle["image/svg+xml"] = svg
+        bundle["text/html"] = self.html()
         return bundle
 
 

@@ -1,4 +1,4 @@
-"""Fixtures for real-browser tests: a throwaway JupyterLab server and headless Chromium.
+"""Fixtures for real-browser tests: a throwaway JupyterLab server (Chromium comes from tests/conftest.py).
 
 The server serves a temporary copy of `lessons/` and `solutions/` (outputs
 cleared), with its own config, settings, workspaces and runtime folders, so
@@ -21,9 +21,6 @@ from pathlib import Path
 import nbformat
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests/system_parts.py
-from system_parts import require_system_part  # noqa: E402
-
 from lab import SCREENSHOTS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,11 +28,15 @@ SERVED_FOLDERS = ("lessons", "solutions")
 STARTUP_TIMEOUT = 60  # seconds; a cold JupyterLab start on a busy 2-core machine takes ~5-15 s
 
 # Lab settings for tests: no news / update toasts covering the notebook, and no
-# calls out to jupyter.org.
+# calls out to jupyter.org. Every cell stays attached and laid out (windowing off),
+# so the picture tests measure outputs that are scrolled out of view too.
 LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "fetchNews": "false",
         "checkForUpdates": False,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
+        "windowingMode": "none",
     },
 }
 
@@ -156,27 +157,6 @@ def jupyterlab(tmp_path_factory):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """Headless Debian Chromium driven by Playwright (never Playwright's own downloaded browsers)."""
-    executable = require_system_part(
-        "Chromium", shutil.which("chromium") or "/usr/bin/chromium", "sudo apt-get install chromium"
-    )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable,
-            headless=True,
-            args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-            ],
-        )
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -10,6 +10,11 @@ _SOURCES = """() => {
   return [...panel.content.model.cells].map(c => c.sharedModel.getSource());
 }"""
 
+_ANSWER_CELL = """grade_id => {
+  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && w.content?.model);
+  return [...panel.content.model.cells].findIndex(c => c.getMetadata('nbgrader')?.grade_id === grade_id);
+}"""
+
 _RUN_LINE_IN_CELL = """async ([index, line]) => {
   const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && w.content?.model);
   panel.content.model.cells.get(index).sharedModel.setSource(line);
@@ -22,7 +27,8 @@ _RUN_LINE_IN_CELL = """async ([index, line]) => {
 def test_catchup_inserts_the_solution_below_and_keeps_the_rest(jupyterlab, page):
     open_notebook(page, jupyterlab, NOTEBOOK)
     before = page.evaluate(_SOURCES)
-    answer = next(i for i, source in enumerate(before) if "YOUR CODE HERE" in source)  # exercise 1's answer cell
+    answer = page.evaluate(_ANSWER_CELL, "l00-ex1-answer")  # by its nbgrader id: the prose mentions "YOUR CODE HERE" too
+    assert answer > 0 and "YOUR CODE HERE" in before[answer]
     line = 'from paddlecourse.catchup import catchup; catchup("l00-ex1")'
     page.evaluate(_RUN_LINE_IN_CELL, [answer, line])
     page.wait_for_function(

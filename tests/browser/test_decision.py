@@ -25,12 +25,15 @@ def test_decision_widget_explains_each_answer(jupyterlab, page):
     expect(deploy).to_have_text("measure first")
     expect(reasons).to_have_count(3)
     assert "mod-active" in (button("still changing").get_attribute("class") or "")
+    expect(button("still changing")).to_have_text("✓ still changing")  # the choice in text, not shade alone
 
     button("no Python").click()
     expect(deploy).to_have_text("export required", timeout=CLICK_TIMEOUT)
     expect(first_step).to_contain_text("smoke test")
     expect(reasons.nth(1)).to_contain_text("no Python where the model runs")
     assert "mod-active" in (button("no Python").get_attribute("class") or "")
+    expect(button("no Python")).to_have_text("✓ no Python")
+    expect(button("Python there")).to_have_text("Python there")
 
     button("settled").click()
     expect(first_step).to_contain_text("None batch dimension", timeout=CLICK_TIMEOUT)

@@ -1,4 +1,6 @@
 """Lesson 02's gradient-accumulation widget in a real JupyterLab: click its buttons, read the values from the DOM."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -20,10 +22,11 @@ def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
     def value(quantity):
         return widget.locator(f'.widget-html td.pc-grad-value[data-quantity="{quantity}"]')
 
-    plot = widget.locator(".widget-image img, img.widget-image").first
+    plot = widget.locator(".pc-gradient-plot img").first
     expect(value("w.grad")).to_have_text("None")
     expect(value("w")).to_have_text("2")
     first_plot = plot.get_attribute("src")
+    expect(plot).to_have_attribute("alt", re.compile(r"^Two line charts .*0 start: w.grad None"))
 
     for expected_w_grad, expected_b_grad in (("42", "14"), ("84", "28"), ("126", "42")):
         button("forward + backward").click()
@@ -31,6 +34,7 @@ def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
         expect(value("b.grad")).to_have_text(expected_b_grad)
     expect(value("z")).to_have_text("49")
     assert plot.get_attribute("src") != first_plot  # the history plot was redrawn
+    expect(plot).to_have_attribute("alt", re.compile(r"3 forward\+backward: w.grad 126, b.grad 42"))
 
     button("clear_grad()").click()
     expect(value("w.grad")).to_have_text("0", timeout=CLICK_TIMEOUT)  # zeros, not None

@@ -1,8 +1,11 @@
 """Lesson 04's program graph view in a real JupyterLab: switch snapshots, inspect nodes, read the DOM."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
+from test_pictures import MIN_FONT_PX
 
 NOTEBOOK = "solutions/04_inside_a_static_program.ipynb"
 
@@ -23,8 +26,27 @@ def test_program_graph_switches_before_after_and_inspects_nodes(jupyterlab, page
     # Starts on the "after" snapshot: backward and optimizer ops are there, new ones counted.
     expect(status).to_contain_text("after minimize: 30 ops", timeout=CLICK_TIMEOUT)
     expect(status).to_contain_text("14 new")
-    if widget.locator("svg").count():  # Graphviz picture (text fallback otherwise)
-        expect(widget.locator("svg text", has_text="pd_op.sgd_").first).to_be_visible()
+    picture = widget.locator(".pc-program-drawing img")
+    if picture.count():  # Graphviz picture (text fallback otherwise): by default only the 14 new ops
+        expect(picture).to_have_attribute("alt", re.compile(r"Drawn: only the 14 new ops.*pd_op\.sgd_"))
+        expect(picture).to_be_visible()
+        # it fits the output: no sideways scrolling to find the new ops
+        assert picture.bounding_box()["width"] <= widget.bounding_box()["width"] + 1
+        expect(widget.locator(".pc-program-drawing details pre")).to_contain_text("pd_op.sgd_")
+        button("Whole program").click()
+        expect(picture).to_have_attribute("alt", re.compile(r"^Program graph: after minimize: 30 ops.* 30 ops in"),
+                                          timeout=CLICK_TIMEOUT)
+        expect(button("Whole program")).to_contain_text("✓")
+        # Both drawings stay readable in a 1024 px window (test_pictures.py checks only the first view).
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_timeout(800)
+        shown = picture.evaluate("img => parseFloat(img.dataset.fontPx) * img.getBoundingClientRect().width"
+                                 " / img.naturalWidth")
+        assert shown >= MIN_FONT_PX, f"whole program at 1024 px: smallest text {shown:.1f} px"
+        save_screenshot(widget, "program_graph_whole_program_1024px")
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        button("Only the new ops").click()
+        expect(picture).to_have_attribute("alt", re.compile("Drawn: only the 14 new ops"), timeout=CLICK_TIMEOUT)
     else:
         expect(widget.locator("pre").first).to_contain_text("pd_op.sgd_")
     save_screenshot(widget, "program_graph_after_minimize")

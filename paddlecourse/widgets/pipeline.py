@@ -1,0 +1,57 @@
+"""The one picture of the course's pipeline: eager model -> to_static -> jit.save -> jit.load / predictor.
+
+Drawn with the course's Graphviz tooling (GraphPicture), so it looks like the
+other graph views, and it has a text form for screen readers and for machines
+without Graphviz. The glossary shows it.
+"""
+from .graphs import GraphPicture
+
+# (id, label, kind) in the order a model travels; kinds reuse GraphPicture's styles:
+# values are things you hold, ops are the calls that turn one into the next.
+STAGES = (
+    ("eager", "eager model\n(paddle.nn.Layer, dynamic graph)", "value"),
+    ("to_static", "paddle.jit.to_static\n(SOT, or AST with full_graph=True)", "op"),
+    ("program", "static program\n(PIR ops and values)", "value"),
+    ("jit_save", "paddle.jit.save", "op"),
+    ("files", "model.json + model.pdiparams\n(program + weights)", "param"),
+    ("jit_load", "paddle.jit.load\n(Python, no model code needed)", "op"),
+    ("predictor", "Paddle Inference predictor\n(Python or C++; fuses ops, oneDNN on CPU)", "op"),
+)
+STEPS = (
+    ("eager", "to_static", ""),
+    ("to_static", "program", "InputSpec([None, ...])"),
+    ("program", "jit_save", ""),
+    ("jit_save", "files", ""),
+    ("files", "jit_load", ""),
+    ("files", "predictor", ""),
+)
+TITLE = "From a dynamic model to a deployed static one"
+
+
+class PipelinePicture(GraphPicture):
+    """GraphPicture drawn top to bottom: seven stages side by side are too wide for a notebook."""
+
+    def digraph(self, direction=None):
+        dot = super().digraph("TB")
+        dot.edge_attr.update(fontname="Helvetica", fontsize="10")
+        return dot
+
+
+def pipeline_picture():
+    """The pipeline as a GraphPicture: shows as SVG in Jupyter, as text elsewhere."""
+    picture = PipelinePicture(title=TITLE)
+    for node_id, label, kind in STAGES:
+        picture.add_node(node_id, label, kind)
+    for source, target, label in STEPS:
+        picture.add_edge(source, target, label)
+    return picture
+
+
+def pipeline_text():
+    """The picture in words, one step a line (the glossary's text equivalent)."""
+    labels = {node_id: " ".join(label.split("\n")) for node_id, label, _ in STAGES}
+    lines = []
+    for source, target, label in STEPS:
+        via = f" (with {label})" if label else ""
+        lines.append(f"{labels[source]} → {labels[target]}{via}")
+    return "\n".join(lines)
