@@ -18,7 +18,12 @@ from .checks import (  # noqa: E402
     check_grad,
     check_answer,
     check_true,
+    check_parts,
+    run_answer,
+    last_failure,
 )
+from .errors import error_message, show_error  # noqa: E402
+from .progress import progress  # noqa: E402
 from .verify import verify  # noqa: E402
 # Catch-up lives in paddlecourse.catchup (setup() also registers `%catchup l02-ex3`);
 # the function is not re-exported here so the module name stays importable.
@@ -35,6 +40,12 @@ __all__ = [
     "check_grad",
     "check_answer",
     "check_true",
+    "check_parts",
+    "run_answer",
+    "last_failure",
+    "error_message",
+    "show_error",
+    "progress",
     "verify",
     "grading_in_progress",
     "check_export",

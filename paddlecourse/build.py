@@ -48,8 +48,19 @@ def student_copy(solution):
     return notebook
 
 
-def solution_paths(solutions_dir):
-    return sorted(p for p in Path(solutions_dir).glob("*.ipynb") if not p.name.startswith("."))
+def solution_paths(solutions_dir, include_extras=False):
+    """The lesson notebooks (NN_name.ipynb), in order; with ``include_extras``, also the non-lesson
+    notebooks that ship beside them (the glossary): built and tested like lessons, never graded."""
+    notebooks = sorted(p for p in Path(solutions_dir).glob("*.ipynb") if not p.name.startswith("."))
+    if include_extras:
+        return notebooks
+    return [p for p in notebooks if is_lesson(p)]
+
+
+def is_lesson(path):
+    """A lesson is named NN_name.ipynb; anything else in solutions/ (the glossary) is not an assignment."""
+    name = Path(path).name
+    return len(name) > 3 and name[:2].isdigit() and name[2] == "_"
 
 
 def write_notebook(notebook, path):
@@ -62,7 +73,7 @@ def build_lessons(solutions_dir="solutions", lessons_dir="lessons"):
     lessons_dir = Path(lessons_dir)
     lessons_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for source in solution_paths(solutions_dir):
+    for source in solution_paths(solutions_dir, include_extras=True):
         target = lessons_dir / source.name
         write_notebook(student_copy(nbformat.read(source, as_version=4)), target)
         written.append(target)

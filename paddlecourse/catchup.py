@@ -14,6 +14,7 @@ It is switched off, and says so, when
 The solutions come from the course's ``solutions/`` folder (found next to the
 lessons, in the repository, or at ``PADDLECOURSE_SOLUTIONS``).
 """
+import difflib
 import os
 import re
 from pathlib import Path
@@ -24,6 +25,10 @@ _EXERCISE = re.compile(r"^l(?P<lesson>\d+)-ex(?P<number>\d+)(?:-answer)?$")
 
 class CatchUpError(LookupError):
     """The exercise or its solution could not be found; the message says why."""
+
+    def _render_traceback_(self):
+        # IPython shows this instead of a traceback: the sentence is all a learner needs.
+        return [f"CatchUpError: {self}"]
 
 
 def grading_in_progress():
@@ -65,14 +70,60 @@ def _solution_dirs():
     return found
 
 
+_LOOSE = re.compile(r"^\s*l?(?:esson)?\s*0*(?P<lesson>\d{1,2})\D*?(?:ex(?:ercise)?)?\D*0*(?P<number>\d{1,2})\s*$", re.I)
+
+
 def parse_exercise(exercise):
     """'l00-ex1' (or 'l00-ex1-answer') -> ('00', 'l00-ex1'); anything else raises CatchUpError."""
     match = _EXERCISE.match(str(exercise).strip().lower())
-    if not match:
-        raise CatchUpError(
-            f"{exercise!r} is not an exercise id. Use the id printed above the test cell, like 'l02-ex3'."
-        )
+    if not match or len(match.group("lesson")) != 2:
+        raise CatchUpError(f"{str(exercise)!r} is not an exercise id.{_suggestion(exercise)} "
+                           "Exercise ids look like l02-ex3 (lesson 02, exercise 3); `progress(\"l02\")` at the end "
+                           "of a lesson lists them.")
     return match.group("lesson"), f"l{match.group('lesson')}-ex{match.group('number')}"
+
+
+def known_exercises():
+    """Every exercise id the solutions found here define, in lesson order."""
+    import nbformat
+
+    found = []
+    for folder in _solution_dirs():
+        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+            try:
+                cells = nbformat.read(path, as_version=4).cells
+            except Exception:
+                continue
+            for cell in cells:
+                grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+                if grade_id.endswith("-answer") and grade_id[: -len("-answer")] not in found:
+                    found.append(grade_id[: -len("-answer")])
+    return found
+
+
+_LESSON_ONLY = re.compile(r"^\s*l?(?:esson)?\s*0*(?P<lesson>\d{1,2})\s*$", re.I)
+
+
+def _suggestion(exercise):
+    """' Did you mean l03-ex3?' for a typo, from the ids that exist; '' when nothing is close."""
+    try:
+        known = known_exercises()
+    except Exception:
+        return ""
+    text = str(exercise).strip().lower()
+    loose = _LOOSE.match(text) or _LESSON_ONLY.match(text)
+    picks = []
+    if loose:  # l3-ex3, l03ex3, l03-ex9, l03: the digits say which lesson (and exercise) was meant
+        lesson = f"l{int(loose.group('lesson')):02d}-ex"
+        number = loose.groupdict().get("number")
+        guess = f"{lesson}{int(number)}" if number else None
+        picks = [guess] if guess in known else [k for k in known if k.startswith(lesson)]
+    if not picks:
+        picks = difflib.get_close_matches(text, known, n=3, cutoff=0.6)
+    if not picks:
+        return ""
+    listed = picks[0] if len(picks) == 1 else ", ".join(picks[:-1]) + " or " + picks[-1]
+    return f" Did you mean {listed}?"
 
 
 def solution_code(exercise):
@@ -93,7 +144,8 @@ def solution_code(exercise):
                 grader = cell.get("metadata", {}).get("nbgrader", {})
                 if grader.get("solution") and grader.get("grade_id") in (f"{grade_id}-answer", grade_id):
                     return _strip_markers(cell.source)
-    raise CatchUpError(f"There is no exercise {grade_id} in lesson {lesson} (looked in {', '.join(map(str, folders))}).")
+    # No folder names here: a learner needs the right id, not the server's paths.
+    raise CatchUpError(f"There is no exercise {grade_id} in lesson {lesson}.{_suggestion(exercise)}")
 
 
 def _strip_markers(source):
@@ -143,7 +195,13 @@ def catchup_magic(line):
     if not words:
         print("Usage: %catchup l00-ex1 [--run]")
         return None
-    catchup(words[0], run="--run" in words[1:])
+    try:
+        catchup(words[0], run="--run" in words[1:])
+    except CatchUpError as error:
+        print(error)
+    except Exception as error:  # e.g. an unreadable solutions file: one sentence, no traceback
+        print(f"Catch-up could not load {words[0]} ({type(error).__name__}). "
+              "Ask your instructor, or open the solution notebook in the solutions/ folder.")
 
 
 def load_ipython_extension(shell):

@@ -19,6 +19,7 @@ class CheckFailed(AssertionError):
     """A learner's answer is not right yet; the message says why and what to try."""
 
     def __init__(self, message, hint=None):
+        self.message = message  # without the hint: check_parts lists both on one line
         self.hint = hint
         text = message if not hint else f"{message}\nHint: {hint}"
         super().__init__(text)
@@ -37,12 +38,25 @@ def _learner_facing(check):
         except Exception as error:  # a learner's odd object must not crash the check
             name = args[0] if args and isinstance(args[0], str) else "your answer"
             raise CheckFailed(
-                f"{name}: could not be checked ({type(error).__name__}: {_short(error)}).",
+                f"{name}: could not be checked ({_one_clause(error)}).",
                 hint="Make sure the cell above ran without errors and that the answer is a "
                 "number, an array or a Paddle tensor.",
             ) from None
 
     return wrapper
+
+
+def _one_clause(error, limit=80):
+    """'TypeName: the first sentence' of an error, without its full stop, cut only between words."""
+    try:
+        from .errors import first_sentence
+
+        text = first_sentence(error).rstrip(".")
+    except Exception:
+        text = type(error).__name__
+    if len(text) > limit:
+        text = text[:limit].rsplit(" ", 1)[0] + " …"
+    return text
 
 
 def _short(obj, limit=80):
@@ -57,6 +71,32 @@ def _short(obj, limit=80):
 
 def _passed(name, detail=""):
     print(f"✓ {name}{': ' + detail if detail else ''}")
+
+
+PLACEHOLDERS = (None, Ellipsis, NotImplemented)
+
+
+def _is_placeholder(found):
+    return any(found is p for p in PLACEHOLDERS)
+
+
+def no_answer_yet(name, found=None):
+    """The one sentence for an answer that is still the stub's None (or `...`)."""
+    name = str(name)
+    if name.endswith(")") and "(" in name:  # a call: the learner's function returned nothing yet
+        return CheckFailed(
+            f"`{name}` returned {found!r}: finish the function in the answer cell above so that it returns "
+            "its result, run that cell, then this one."
+        )
+    return CheckFailed(
+        f"`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
+        "run that cell, then this one."
+    )
+
+
+def _require_answer(name, found):
+    if _is_placeholder(found):
+        raise no_answer_yet(name, found)
 
 
 # ---------------------------------------------------------------- reading answers
@@ -138,28 +178,137 @@ def _shape_text(shape):
 
 # ---------------------------------------------------------------- the checks
 
+# What the last failed check_value compared, for last_failure(): full arrays only on request.
+_LAST_FAILURE = {}
+SUMMARY_ABOVE = 6  # arrays with more values than this are summarised in a failure message
+
+
+def _is_listlike(obj):
+    return isinstance(obj, (list, tuple))
+
+
+def _is_single_number(obj):
+    return isinstance(obj, (int, float, np.integer, np.floating)) and not isinstance(obj, (bool, np.bool_))
+
+
+def _kind(obj, array):
+    """How the prompt would describe ``obj``: a single number, a list of 3 values, a tensor of shape [2, 3]."""
+    if _is_listlike(obj):
+        if array.ndim <= 1:
+            return f"a list of {array.size} value{'s' if array.size != 1 else ''}"
+        return f"a nested list of shape {_shape_text(array.shape)}"
+    if array.ndim == 0:
+        return "a single number"
+    what = "a tensor" if _is_paddle_tensor(obj) else "an array"
+    return f"{what} of shape {_shape_text(array.shape)}"
+
+
+def _own_form(obj, array):
+    """``array`` (float64) written the way the learner gave it: [-1, 16] stays a list of ints."""
+    if _is_listlike(obj) and array.size <= 8:
+        try:
+            if all(_is_single_number(v) for v in np.asarray(obj, dtype=object).reshape(-1)):
+                return _short(_plain(obj))
+        except Exception:
+            pass
+    if _is_single_number(obj) and isinstance(obj, (int, np.integer)):
+        return str(int(obj))
+    if _holds_integers(obj) and np.all(array == np.round(array)):
+        return _fmt(array.astype(np.int64))
+    return _fmt(array)
+
+
+def _holds_integers(obj):
+    """True for an int tensor or array, or a (long) list of Python ints: echo them without decimals."""
+    original = getattr(obj, "dtype", None)
+    if original is not None:
+        return _dtype_name(original).startswith(("int", "uint"))
+    try:
+        return np.asarray(obj).dtype.kind in "iu"
+    except Exception:
+        return False
+
+
+def _plain(obj):
+    """numpy scalars inside a list -> Python numbers, so repr() reads like what was typed."""
+    if _is_listlike(obj):
+        return type(obj)(_plain(v) for v in obj)
+    if isinstance(obj, np.generic):
+        return obj.item()
+    return obj
+
+
+def _index_text(index):
+    return "[" + ", ".join(str(int(i)) for i in index) + "]"
+
+
+def _summary(name, got, want, found, rtol, atol, reveal):
+    """A mismatch between two big arrays, in a few lines instead of two full printouts."""
+    close = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+    wrong = np.argwhere(~close)
+    difference = np.where(close, 0.0, np.abs(got - want))
+    worst = np.unravel_index(int(np.nanargmax(difference)), got.shape)
+    head = f"{name}: {len(wrong)} of {got.size} values differ ({_kind(found, got)})"
+    if reveal:
+        lines = [f"{head}; the largest difference is {difference[worst]:.4g} at {_index_text(worst)} "
+                 f"(expected {want[worst]:.6g}, found {got[worst]:.6g})."]
+        shown = [f"  at {_index_text(i)}: expected {want[tuple(i)]:.6g}, found {got[tuple(i)]:.6g}" for i in wrong[:3]]
+    else:
+        lines = [f"{head}; the first is at {_index_text(wrong[0])} (found {got[tuple(wrong[0])]:.6g})."]
+        shown = [f"  at {_index_text(i)}: found {got[tuple(i)]:.6g}" for i in wrong[:3]]
+    lines.append("First differing entries:")
+    lines += shown
+    lines.append("The full arrays: run `paddlecourse.last_failure()`.")
+    return "\n".join(lines)
+
+
+def last_failure():
+    """Print the full arrays of the last failed check_value (the failure message only summarises them)."""
+    if not _LAST_FAILURE:
+        print("No check has failed in this kernel yet.")
+        return None
+    with np.printoptions(threshold=np.inf, linewidth=120, precision=6, suppress=True):
+        print(f"{_LAST_FAILURE['name']}, found (shape {_shape_text(_LAST_FAILURE['found'].shape)}):")
+        print(_LAST_FAILURE["found"])
+        if _LAST_FAILURE.get("expected") is not None:
+            print(f"expected (shape {_shape_text(_LAST_FAILURE['expected'].shape)}):")
+            print(_LAST_FAILURE["expected"])
+        else:
+            print("(this exercise keeps the expected values to itself)")
+    return None
+
+
 @_learner_facing
 def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, reveal=True):
     """Pass when ``found`` equals ``expected`` (numbers, arrays or tensors) within tolerance.
 
     A single number may be given in any single-element form: 42, [42.], a [1]-shaped
-    tensor. ``reveal=False`` keeps the expected value out of the failure message,
-    for exercises whose answer is the point.
+    tensor. When ``expected`` is a list or tuple, the answer is a list: a bare number
+    is told to be one. ``reveal=False`` keeps the expected value out of the failure
+    message, for exercises whose answer is the point. Big arrays that differ are
+    summarised; ``paddlecourse.last_failure()`` prints them in full.
     """
+    _require_answer(name, found)
     want = _as_numbers("expected", expected)
     got = _as_numbers(name, found)
+    if _is_listlike(expected) and _is_single_number(found):
+        raise CheckFailed(
+            f"{name} is a single number ({_own_form(found, got)}), but the answer is {_kind(expected, want)}.",
+            hint=hint or "Write it as a list, in square brackets.",
+        )
     if want.size == 1 and got.size == 1:
         want, got = want.reshape(()), got.reshape(())
-    elif want.size == 1:
-        raise CheckFailed(
-            f"{name} holds {got.size} values (shape {_shape_text(got.shape)}), but the answer is a single number.",
-            hint=hint or "Reduce it to one number (e.g. `.sum()`, `.mean()`, or pick an element).",
-        )
     elif want.shape != got.shape:
-        raise CheckFailed(
-            f"{name} has shape {_shape_text(got.shape)}, but the answer has shape {_shape_text(want.shape)}.",
-            hint=hint or "Check which axis you reduced or reshaped.",
-        )
+        both_arrays = not _is_listlike(expected) and not _is_listlike(found) and want.ndim and got.ndim
+        if both_arrays:
+            sentence = f"{name} has shape {_shape_text(got.shape)}, but the answer has shape {_shape_text(want.shape)}."
+        else:
+            sentence = f"{name} is {_kind(found, got)}, but the answer is {_kind(expected, want)}."
+        if want.size == 1 and not _is_listlike(expected):
+            default = "Reduce it to one number (e.g. `.sum()`, `.mean()`, or pick an element)."
+        else:
+            default = "Check which axis you reduced or reshaped." if both_arrays else None
+        raise CheckFailed(sentence, hint=hint or default)
     if np.isnan(got).any() and not np.isnan(want).any():
         raise CheckFailed(
             f"{name} contains NaN (not a number).",
@@ -168,14 +317,17 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
     if np.isinf(got).any() and not np.isinf(want).any():
         raise CheckFailed(f"{name} contains inf.", hint=hint or "A value overflowed or was divided by zero.")
     if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
-        expected_part = f"expected {_fmt(want)}, " if reveal else ""
-        raise CheckFailed(f"{name}: {expected_part}found {_fmt(got)}.", hint=hint)
-    _passed(name, _fmt(got) if got.size <= 4 else f"all {got.size} values match")
+        _LAST_FAILURE.clear()
+        _LAST_FAILURE.update(name=name, found=got, expected=want if reveal else None)
+        if got.size > SUMMARY_ABOVE:
+            raise CheckFailed(_summary(name, got, want, found, rtol, atol, reveal), hint=hint)
+        expected_part = f"expected {_own_form(expected, want)}, " if reveal else ""
+        raise CheckFailed(f"{name}: {expected_part}found {_own_form(found, got)}.", hint=hint)
+    _passed(name, _own_form(found, got) if got.size <= 4 else f"all {got.size} values match")
 
 
 def _shape_of(name, found):
-    if found is None:
-        raise CheckFailed(f"{name} is None: the cell has not given it a value yet.")
+    _require_answer(name, found)
     if isinstance(found, (list, tuple)) and all(isinstance(d, (int, np.integer)) for d in found):
         raise CheckFailed(
             f"{name} looks like a shape itself ({_short(found)}), not a tensor.",
@@ -215,8 +367,7 @@ def _dtype_name(dtype):
 @_learner_facing
 def check_dtype(name, found, expected, *, hint=None):
     """Pass when ``found`` has dtype ``expected`` (a string, numpy or Paddle dtype)."""
-    if found is None:
-        raise CheckFailed(f"{name} is None: the cell has not given it a value yet.")
+    _require_answer(name, found)
     dtype = getattr(found, "dtype", None)
     if dtype is None:
         raise CheckFailed(
@@ -235,6 +386,7 @@ def check_dtype(name, found, expected, *, hint=None):
 @_learner_facing
 def check_grad(name, tensor, expected, *, rtol=1e-5, atol=1e-6, hint=None, reveal=True):
     """Pass when the Paddle tensor ``tensor`` has a gradient equal to ``expected``."""
+    _require_answer(name, tensor)
     if not _is_paddle_tensor(tensor):
         raise CheckFailed(
             f"{name} should be a Paddle tensor, but it is a {type(tensor).__name__}.",
@@ -271,8 +423,7 @@ def check_answer(name, found, expected, *, options=None, hint=None, reveal=False
     as a set (order does not matter). With ``options``, an answer outside them is
     told so.
     """
-    if found is None or found is Ellipsis:
-        raise CheckFailed(f"{name} has no answer yet.", hint="Replace the placeholder with your answer.")
+    _require_answer(name, found)
     got, want = _normalise(found), _normalise(expected)
     if options is not None:
         allowed = {_normalise(o) for o in options}
@@ -295,6 +446,7 @@ def check_true(name, condition, *, hint=None, because=None):
 
     ``because`` finishes the failure sentence: "<name> does not hold: <because>".
     """
+    _require_answer(name, condition)
     if _is_paddle_tensor(condition):
         condition = condition.numpy()
     value = np.asarray(condition)
@@ -308,3 +460,187 @@ def check_true(name, condition, *, hint=None, because=None):
     if not bool(value.reshape(-1)[0]):
         raise CheckFailed(f"{name} does not hold{': ' + because if because else ''}.", hint=hint)
     _passed(name)
+
+
+# ---------------------------------------------------------------- calling a learner's function
+
+def _function_name(label, function):
+    label = str(label)
+    if "(" in label:
+        return label.split("(", 1)[0].strip() or label
+    return getattr(function, "__name__", None) or label
+
+
+def _is_untouched_stub(error):
+    """`raise NotImplementedError()` as nbgrader leaves it: no message. Paddle's own carry one."""
+    return isinstance(error, NotImplementedError) and not any(str(a).strip() for a in error.args)
+
+
+def run_answer(label, function, *args, **kwargs):
+    """Call the learner's ``function(*args, **kwargs)`` and return its result.
+
+    Whatever the call raises becomes one CheckFailed sentence (the untouched
+    stub's NotImplementedError, a Paddle error, a TypeError ...), so a check cell
+    never shows a traceback from the learner's code. ``label`` is how the call
+    reads in the check cell, e.g. ``"static_double_mlp(batch)"``.
+    A kernel the call left in static mode is put back in dynamic mode.
+    """
+    __tracebackhide__ = True
+    name = _function_name(label, function)
+    if _is_placeholder(function):
+        raise no_answer_yet(name).with_traceback(None) from None
+    if not callable(function):
+        raise CheckFailed(
+            f"`{name}` is a {type(function).__name__}, not a function: define it with `def {name}(...):` "
+            "in the answer cell above, run that cell, then this one."
+        ) from None
+    was_dynamic = _in_dynamic_mode()
+    try:
+        return function(*args, **kwargs)
+    except CheckFailed as failed:
+        raise failed.with_traceback(None) from None
+    except Exception as error:
+        from .errors import first_sentence
+
+        if _is_untouched_stub(error):
+            raise CheckFailed(
+                f"`{name}` still has its placeholder: replace `raise NotImplementedError()` in the answer cell "
+                "with your code, run it, then run this cell again."
+            ) from None
+        raise CheckFailed(
+            f"`{label}` raised {first_sentence(error)}",
+            hint=f"Call `{label}` in a cell of its own to see the whole error; the fix goes in the answer cell "
+            "above.",
+        ) from None
+    finally:
+        if was_dynamic and not _in_dynamic_mode():  # the call died between enable_static() and disable_static()
+            import paddle
+
+            paddle.disable_static()
+
+
+def _in_dynamic_mode():
+    import sys
+
+    paddle = sys.modules.get("paddle")
+    return paddle is None or paddle.in_dynamic_mode()
+
+
+# ---------------------------------------------------------------- multi-part exercises
+
+class _Part:
+    def __init__(self, name, passed, text, hint=None):
+        self.name, self.passed, self.text, self.hint = name, passed, text, hint
+
+    def line(self):
+        if self.passed:
+            return self.text or f"✓ {self.name}"
+        text = self.text
+        if text.startswith(f"{self.name}: "):
+            text = text[len(self.name) + 2:]
+        elif text.startswith((f"{self.name} ", f"{self.name}.", "`")):  # the message names it already
+            return f"✗ {text}" + (f" ({self.hint})" if self.hint else "")
+        return f"✗ {self.name}: {text}" + (f" ({self.hint})" if self.hint else "")
+
+
+class Parts:
+    """The checks of one multi-part exercise; each failure is recorded, not raised (see check_parts)."""
+
+    def __init__(self, title):
+        self.title = title
+        self.parts = []
+        self._failed_calls = []  # (label, function name) of run_answer calls that failed
+
+    def _record(self, check, name, found, *args, **kwargs):
+        import contextlib
+        import io
+
+        if _is_placeholder(found):
+            for label, function_name in self._failed_calls:
+                if str(name) in (label, function_name) or str(name).startswith(f"{function_name}("):
+                    self.parts.append(_Part(name, False, f"not checked: `{label}` failed above."))
+                    return None
+        printed = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(printed):
+                check(name, found, *args, **kwargs)
+        except CheckFailed as failed:
+            self.parts.append(_Part(name, False, failed.message, failed.hint))
+            return None
+        self.parts.append(_Part(name, True, printed.getvalue().strip()))
+        return None
+
+    def check_value(self, name, found, expected, **kwargs):
+        return self._record(check_value, name, found, expected, **kwargs)
+
+    def check_shape(self, name, found, expected, **kwargs):
+        return self._record(check_shape, name, found, expected, **kwargs)
+
+    def check_dtype(self, name, found, expected, **kwargs):
+        return self._record(check_dtype, name, found, expected, **kwargs)
+
+    def check_grad(self, name, tensor, expected, **kwargs):
+        return self._record(check_grad, name, tensor, expected, **kwargs)
+
+    def check_answer(self, name, found, expected, **kwargs):
+        return self._record(check_answer, name, found, expected, **kwargs)
+
+    def check_true(self, name, condition, **kwargs):
+        return self._record(check_true, name, condition, **kwargs)
+
+    def run_answer(self, label, function, *args, **kwargs):
+        """Like run_answer(), but a failure is recorded as a part and None is returned."""
+        try:
+            return run_answer(label, function, *args, **kwargs)
+        except CheckFailed as failed:
+            self.parts.append(_Part(str(label), False, failed.message, failed.hint))
+            self._failed_calls.append((str(label), _function_name(label, function)))
+            return None
+
+    def report(self):
+        """The one message: a headline, then ✓/✗ per part."""
+        wrong = [p for p in self.parts if not p.passed]
+        lines = [p.line() for p in self.parts]
+        if not wrong:
+            return "\n".join(lines)
+        head = f"{self.title}: {len(wrong)} of {len(self.parts)} parts are not right yet."
+        return "\n".join([head, *lines])
+
+
+class check_parts:  # noqa: N801 - used like a function: `with check_parts("...") as parts:`
+    """Check every part of a multi-part exercise and report them all in one message.
+
+        with check_parts("the four projects") as parts:
+            parts.check_answer("project_a", project_a, "dynamic", options=[...])
+            parts.check_value("loss_after", loss_after, 0.5, rtol=1e-3)
+
+    If any part failed, one CheckFailed lists every part as "✓ name" or
+    "✗ name: message (hint)"; if all passed, the ✓ lines are printed. An error
+    in the block itself (a module-level check, a learner's object that breaks
+    the cell) is reported as a last ✗ line, not as a traceback.
+    """
+
+    def __init__(self, title):
+        self.parts = Parts(title)
+
+    def __enter__(self):
+        return self.parts
+
+    def __exit__(self, etype, error, tb):
+        __tracebackhide__ = True
+        if etype is not None and not issubclass(etype, Exception):
+            return False  # KeyboardInterrupt and friends go through
+        if isinstance(error, CheckFailed):
+            name = error.message.split(":", 1)[0].strip("` ") if ":" in error.message else "check"
+            self.parts.parts.append(_Part(name, False, error.message, error.hint))
+        elif error is not None:
+            from .errors import first_sentence
+
+            self.parts.parts.append(
+                _Part("the rest of this check", False, f"it stopped at {first_sentence(error)}",
+                      "Run the answer cells above again, then this one."))
+        if any(not p.passed for p in self.parts.parts):
+            raise CheckFailed(self.parts.report()).with_traceback(None) from None
+        if self.parts.parts:
+            print(self.parts.report())
+        return False

@@ -13,7 +13,7 @@ def _build(args):
     from .build import build_lessons, execute_solution, solution_paths
 
     if args.execute:
-        for path in solution_paths(args.solutions):
+        for path in solution_paths(args.solutions, include_extras=True):
             print(f"executing {path}")
             execute_solution(path)
     for path in build_lessons(args.solutions, args.lessons):
@@ -29,7 +29,17 @@ def _verify(args):
 
 
 def _course(args):
-    from . import instructor
+    from . import grading
+
+    try:
+        return _course_action(args)
+    except (grading.IntegrityError, grading.SandboxMissing) as stop:
+        print(f"paddlecourse course {args.action}: STOPPED. {stop}", file=sys.stderr)
+        return 3
+
+
+def _course_action(args):
+    from . import grading as instructor
 
     action = args.action
     if action == "create":
@@ -50,6 +60,10 @@ def _course(args):
     if action == "sync":
         print("copied to source/: " + ", ".join(instructor.sync_sources(args.dir)))
         return 0
+    if action == "trust":
+        path = instructor.record(args.dir)
+        print(f"recorded nbgrader_config.py, source/ and the gradebook's manual scores as they are now ({path})")
+        return 0
     if action == "export":
         print(f"grades written to {instructor.export_grades(args.dir, args.to)}")
         return 0
@@ -67,7 +81,11 @@ def _course(args):
         instructor.collect(args.dir, args.assignment)
         print(f"collected: {', '.join(instructor.submitted_students(args.dir, args.assignment)) or 'nobody yet'}")
     elif action == "grade":
-        print(instructor.grade_class(args.dir, args.assignment, echo=args.verbose, timeout=args.timeout))
+        if args.no_sandbox:
+            print("WARNING: grading WITHOUT the sandbox. " + instructor.sandbox.RISK, file=sys.stderr)
+        report = instructor.grade_class(args.dir, args.assignment, echo=args.verbose, timeout=args.timeout,
+                                        jobs=args.jobs, sandboxed=not args.no_sandbox)
+        print(report)
     elif action == "feedback":
         pages = instructor.generate_feedback(args.dir, args.assignment, release=not args.no_release)
         print(f"{len(pages)} feedback pages in {args.dir}/feedback/" + ("" if args.no_release else " (released)"))
@@ -84,6 +102,12 @@ def _course_entry(args):
     elif args.action == "timing" and args.assignment:
         args.notebooks = [args.assignment, *args.notebooks]
     return _course(args)
+
+
+def _progress(args):
+    from .progress import print_notebook_progress
+
+    return print_notebook_progress(args.notebook)
 
 
 def _live_coding(args):
@@ -103,6 +127,24 @@ def _wheelhouse(args):
                               extras=args.extra or (), pip_args=args.pip_arg or ())
     print(f"{len(wheels)} wheels in {args.dest}; install offline with:\n"
           f"  pip install --no-index --find-links {args.dest} paddlecourse")
+
+
+def _links(args):
+    from .deploy_links import LinkError, binder_badge, lesson_links, origin_remote
+
+    try:
+        if args.binder:
+            print(binder_badge(args.repo if args.repo is not None else origin_remote(), args.branch))
+            return 0
+        if args.repo is None or args.hub is None:
+            raise LinkError("paddlecourse links needs --repo URL and --hub URL (or --binder for the Binder badge).")
+        links = lesson_links(args.hub, args.repo, args.branch, args.lessons)
+    except LinkError as error:
+        print(error, file=sys.stderr)
+        return 2
+    for name, link in links:
+        print(f"{name}\t{link}" if args.names else link)
+    return 0
 
 
 def main(argv=None):
@@ -126,7 +168,7 @@ def main(argv=None):
     course = commands.add_parser(
         "course", help="instructors: an nbgrader course directory for this course (see instructors/README.md)")
     course.add_argument("action", choices=["create", "sync", "generate", "release", "collect", "grade",
-                                           "export", "feedback", "timing", "notes"])
+                                           "export", "feedback", "timing", "notes", "trust"])
     course.add_argument("assignment", nargs="?", help="assignment id, e.g. l00 (create: the course directory)")
     course.add_argument("--dir", default=".", help="the course directory (default: the current one)")
     course.add_argument("--exchange", help="create: exchange folder (default: <course>/exchange)")
@@ -137,8 +179,16 @@ def main(argv=None):
     course.add_argument("--out", default="instructors/notes", help="notes: folder for the presenter notes")
     course.add_argument("--timeout", type=int, help="grade: per-cell timeout in seconds for this run only")
     course.add_argument("--verbose", action="store_true", help="grade: show nbgrader's log as it runs")
+    course.add_argument("--jobs", type=int, help="grade: submissions judged at a time (default: number of cores)")
+    course.add_argument("--no-sandbox", action="store_true",
+                        help="grade: run submissions WITHOUT bubblewrap (they can then reach your files)")
     course.add_argument("notebooks", nargs="*", help="timing: notebooks to time (default: every solution)")
     course.set_defaults(run=_course_entry)
+
+    progress = commands.add_parser(
+        "progress", help="learners: which exercises of a saved lesson notebook passed, failed or were not run")
+    progress.add_argument("notebook", help="a saved lesson notebook, e.g. lessons/02_autograd_by_hand.ipynb")
+    progress.set_defaults(run=_progress)
 
     live = commands.add_parser("live-coding", help="presenters: copies of the lessons with the code cells emptied")
     live.add_argument("--out", default="live-coding", help="output folder (default: live-coding)")
@@ -155,6 +205,15 @@ def main(argv=None):
     wheels.add_argument("--extra", action="append", help="also the wheels of an extra, e.g. test")
     wheels.add_argument("--pip-arg", action="append", help="passed to pip as is, e.g. --pip-arg=--index-url=URL")
     wheels.set_defaults(run=_wheelhouse)
+
+    links = commands.add_parser("links", help="instructors on a JupyterHub: one nbgitpuller link per lesson")
+    links.add_argument("--repo", help="the course repository's clone URL (--binder: default, this checkout's origin)")
+    links.add_argument("--branch", default="main", help="the branch learners get (default: main)")
+    links.add_argument("--hub", help="the hub's address, e.g. https://hub.example.org")
+    links.add_argument("--binder", action="store_true", help="print the README's Binder badge for the repository instead")
+    links.add_argument("--lessons", help="the lessons folder to list (default: this checkout's lessons/)")
+    links.add_argument("--names", action="store_true", help="print each lesson's file name before its link")
+    links.set_defaults(run=_links)
 
     args = parser.parse_args(argv)
     return args.run(args) or 0

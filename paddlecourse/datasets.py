@@ -37,25 +37,39 @@ class Digits(paddle.io.Dataset):
     ``Digits("train")`` and ``Digits("test")`` are a fixed split (the same
     every run: a seeded shuffle, then the last ``test_fraction`` is the test
     part). ``Digits("all")`` is every image.
+
+    ``noise`` > 0 makes it a random augmentation: each time an item is read,
+    Gaussian noise of that standard deviation, drawn from NumPy's global
+    generator, is added to the pixels (then clipped to 0..1). Lesson 03 uses it
+    to show how DataLoader worker processes are seeded; the class lives here,
+    not in the notebook, so workers started with "spawn" (macOS, Windows) can
+    import it.
     """
 
-    def __init__(self, part="train", test_fraction=0.25, seed=0):
+    def __init__(self, part="train", test_fraction=0.25, seed=0, noise=0.0):
         super().__init__()
         if part not in ("train", "test", "all"):
             raise ValueError(f"part must be 'train', 'test' or 'all', not {part!r}")
+        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
+            raise ValueError(f"noise is the standard deviation of the pixel noise: a number from 0 to 1, not {noise!r}")
         images, labels = _load_arrays()
         order = np.random.default_rng(seed).permutation(len(labels))
         n_test = int(round(len(labels) * test_fraction))
         chosen = {"train": order[: len(order) - n_test], "test": order[len(order) - n_test:], "all": np.arange(len(labels))}
         self.part = part
+        self.noise = float(noise)
         self.images = images[chosen[part]]
         self.labels = labels[chosen[part]]
 
     def __getitem__(self, index):
-        return self.images[index], self.labels[index]
+        if not self.noise:
+            return self.images[index], self.labels[index]
+        noisy = self.images[index] + np.random.normal(0.0, self.noise, size=NUM_FEATURES)
+        return np.clip(noisy, 0.0, 1.0).astype("float32"), self.labels[index]
 
     def __len__(self):
         return len(self.labels)
 
     def __repr__(self):
-        return f"Digits({self.part!r}): {len(self)} images of {NUM_FEATURES} pixels, {NUM_CLASSES} classes"
+        noise = f", noise {self.noise:g} on every read" if self.noise else ""
+        return f"Digits({self.part!r}): {len(self)} images of {NUM_FEATURES} pixels, {NUM_CLASSES} classes{noise}"

@@ -17,6 +17,7 @@ Every problem it reports is reproduced by a model in tests/test_export.py.
 import contextlib
 import html
 import io
+import json
 import os
 import re
 import sys
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["check_export", "ExportReport", "Problem", "Run", "default_inputs", "error_summary"]
+__all__ = ["check_export", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
 
 
 @dataclass
@@ -167,22 +168,65 @@ def _is_dynamic(dim):
     return dim is None or int(dim) < 0
 
 
-def error_summary(error, limit=200):
-    """The sentence of a Paddle error that says what went wrong, without paths or C++ frames."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    picked = ""
-    for line in lines:
-        if re.search(r"(Error|error):", line) and "[operator <" not in line:
-            picked = line
-            break
-    if not picked:
-        picked = next((line for line in lines if not line.startswith(("File ", "[operator", "[/"))), "")
-    picked = re.sub(r"\s*\(at [^)]*\)", "", picked)  # C++ source locations
-    picked = re.sub(r"\s*\[Hint:.*", "", picked)
-    picked = re.sub(r"(/[\w.\-]+)+/", "", picked)  # any file path
-    picked = picked.strip()
-    text = f"{type(error).__name__}: {picked}" if not picked.startswith(type(error).__name__) else picked
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+# A converted function's error wraps Paddle's own: "In transformed code:" (or "In user code:"), the source
+# with a "<--- HERE" marker, Paddle's frames, and only then "AssertionError: 'numpy' only can ...".
+_INNER_ERROR = re.compile(r"^\s*(?:[a-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception)): (.*)", re.M)
+
+
+def error_summary(error, limit=None):
+    """The Paddle error as a learner should read it: whole sentences, no paths or C++ frames.
+
+    Uses ``paddlecourse.error_message``; for an error raised inside a converted
+    function it first unwraps the "In transformed code:" report down to the
+    error Paddle raised, so the sentence that matters comes first.
+    ``limit`` (characters) is kept for old callers: a longer text is cut at the
+    last sentence end before it, never mid-word.
+    """
+    from .errors import error_message
+
+    text = str(error)
+    if text.lstrip().startswith(("In transformed code:", "In user code:")):
+        inner = list(_INNER_ERROR.finditer(text))
+        if inner:
+            last = inner[-1]
+            error = type(error)(last.group(2) + text[last.end():])
+    message = error_message(error)
+    message = re.sub(r"\s+\d+\.$", "", message)  # a numbered list cut after its number ("... 2.")
+    if limit and len(message) > limit:
+        cut = message.rfind(". ", 0, limit)  # a sentence end; never a dangling "Suggestions:"
+        message = message[: cut + 1] if cut > 0 else message
+    return message
+
+
+def saved_input_shapes(prefix):
+    """{input name: shape} as written in the saved program ``prefix + ".json"`` (-1 = decided at run time).
+
+    This reads the ``data`` ops of the PIR program file that ``paddle.jit.save``
+    writes. (A predictor's input handle is no substitute before a run: for an
+    input with any unknown dimension its ``shape()`` is ``[0]``.)
+    """
+    path = prefix + ".json"
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{os.path.basename(path)} does not exist: save the model with paddle.jit.save "
+                                "first (a legacy export writes .pdmodel instead, which this does not read).")
+    with open(path, encoding="utf-8") as saved:
+        program = json.load(saved)
+    shapes = {}
+
+    def visit(node):
+        if isinstance(node, dict):
+            if str(node.get("#", "")).endswith(".data") and isinstance(node.get("A"), list):
+                attrs = {a.get("N"): (a.get("AT") or {}).get("D") for a in node["A"] if isinstance(a, dict)}
+                if attrs.get("name") is not None and attrs.get("shape") is not None:
+                    shapes[attrs["name"]] = [int(d) for d in attrs["shape"]]
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(program)
+    return shapes
 
 
 def _conversion_of(layer):
@@ -440,10 +484,6 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             _quietly(paddle.jit.save, layer, prefix, input_spec)
         except Exception as error:  # the report must say why, not crash
             report.problems.append(_save_problem(error))
-            report.notes.append(
-                "On Paddle 3.3.1 a jit.save that fails half-way can leave the conversion state of this Python "
-                "process broken: a later, healthy export may fail with a KeyError or crash the kernel. "
-                "Restart the kernel after fixing the model, before exporting again.")
             return report
         report.files = {name: os.path.getsize(os.path.join(folder, name)) for name in sorted(os.listdir(folder))}
 

@@ -2,8 +2,14 @@
 
 glog reads GLOG_minloglevel only once, at the first `import paddle`, so the
 kernel's environment is the one place where it always wins.
+
+The kernel also loads this module as an IPython extension when it starts, so
+`%catchup l02-ex3` works (and progress is recorded) before a lesson's setup
+cell has run - e.g. right after a kernel restart.
 """
+import json
 import sys
+from pathlib import Path
 
 from .session import HARMLESS_WARNINGS
 
@@ -14,6 +20,8 @@ KERNEL_ENV = {
     # The same warnings setup() filters, silenced from the first line of the kernel on.
     "PYTHONWARNINGS": ",".join(f"ignore:{text}:UserWarning" for text in HARMLESS_WARNINGS),
 }
+# extra_extensions adds to (does not replace) extensions a user configured themselves.
+STARTUP_ARGUMENTS = ["--IPKernelApp.extra_extensions=paddlecourse.kernel"]
 
 
 def install_kernel(prefix=None, user=False):
@@ -24,10 +32,28 @@ def install_kernel(prefix=None, user=False):
     """
     from ipykernel.kernelspec import install
 
-    return install(
+    folder = install(
         kernel_name=KERNEL_NAME,
         display_name=DISPLAY_NAME,
         user=user,
         prefix=None if user else (prefix or sys.prefix),
         env=dict(KERNEL_ENV),
     )
+    # ipykernel's install() has no parameter for kernel arguments: add them to the written spec.
+    spec_file = Path(folder) / "kernel.json"
+    spec = json.loads(spec_file.read_text())
+    spec["argv"] = [a for a in spec["argv"] if a not in STARTUP_ARGUMENTS] + STARTUP_ARGUMENTS
+    spec_file.write_text(json.dumps(spec, indent=1))
+    return folder
+
+
+def load_ipython_extension(shell):
+    """Run by the course kernel at start, before any setup(): `%catchup`, progress recording, and
+    the one-sentence display of failed checks and undefined names (setup() does the same again)."""
+    from .catchup import load_ipython_extension as load_catchup
+    from .progress import register
+    from .session import _friendly_errors
+
+    load_catchup(shell)
+    register(shell)
+    _friendly_errors()

@@ -2,6 +2,7 @@
 import logging
 import os
 import random
+import re
 import warnings
 
 # Warnings Paddle prints on every run that say nothing about the learner's code.
@@ -15,6 +16,29 @@ def setup(seed=2024, quiet=True):
     """Quiet Paddle's logs, seed every random generator, set plot defaults.
 
     Call it in a lesson's first cell. Safe to call again: it only resets state.
+    What it changes, and nothing else:
+
+    - GLOG_minloglevel=2 (if unset) and, with ``quiet``, filters for the
+      warnings in HARMLESS_WARNINGS; the INFO handler `import paddle` adds to
+      the root logger is removed;
+    - Paddle back in dynamic mode; Python's, NumPy's and Paddle's global random
+      generators seeded with ``seed``;
+    - matplotlib rcParams for figure size and grid (not the backend);
+    - in IPython/Jupyter only:
+      * a failed check (CheckFailed) is shown as its message alone, without a
+        traceback;
+      * a NameError for a name that is not defined is shown as one sentence:
+        "`x` is not defined yet: run the cell that defines it — usually the
+        answer cell above, or the lesson's earlier cells after a kernel
+        restart." Both are still error outputs, so nbgrader scores the cell 0;
+        every other error keeps its normal traceback;
+      * the `%catchup l02-ex3` magic is registered (the course kernel also
+        registers it at start);
+      * a post_run_cell hook remembers which cells ran and whether they raised,
+        for ``progress("l02")``;
+      * matplotlib figures (plt.show(), display(fig)) get an extra text/html form
+        with alt text, scaled to the output's width on a light card (see
+        paddlecourse.widgets.figures).
     """
     os.environ.setdefault("GLOG_minloglevel", "2")
     if quiet:
@@ -31,8 +55,9 @@ def setup(seed=2024, quiet=True):
     np.random.seed(seed)
     paddle.seed(seed)
     _plot_defaults()
-    _friendly_check_failures()
+    _friendly_errors()
     _catchup_magic()
+    _figures_with_alt_text()
     return paddle
 
 
@@ -60,34 +85,82 @@ def _plot_defaults():
     )
 
 
-def _catchup_magic():
-    """Make `%catchup l02-ex3` available without a `%load_ext` line."""
+def _figures_with_alt_text():
+    """plt.show() and display(fig) get alt text (JupyterLab's own <img> for a PNG has none)."""
     try:
         from IPython import get_ipython
     except ImportError:
         return
-    shell = get_ipython()
+    from .widgets.figures import register_figure_html
+
+    register_figure_html(get_ipython())
+
+
+def _catchup_magic():
+    """Make `%catchup l02-ex3` available without a `%load_ext` line, and start recording progress."""
+    shell = _ipython()
     if shell is not None:
         from .catchup import load_ipython_extension
+        from .progress import register
 
         load_ipython_extension(shell)
+        register(shell)
 
 
-def _friendly_check_failures():
-    """In IPython, show a failed check as its message alone, not a traceback.
-
-    The error is still an error output, so nbgrader still scores the cell 0.
-    """
+def _ipython():
     try:
         from IPython import get_ipython
     except ImportError:
-        return
-    shell = get_ipython()
+        return None
+    return get_ipython()
+
+
+_UNDEFINED = re.compile(r"^name '(?P<name>[^']+)' is not defined")
+
+
+def _is_cell_code(code):
+    """Code typed in a notebook cell (ipykernel's cell files, IPython's <ipython-input-...>), not a library."""
+    filename = code.co_filename
+    return "ipykernel_" in filename or filename.startswith("<ipython-input")
+
+
+def undefined_name_sentence(error, tb=None):
+    """The one sentence for `NameError: name 'x' is not defined` raised by cell code; otherwise None."""
+    if type(error) is not NameError:  # UnboundLocalError is a bug inside a function: keep its traceback
+        return None
+    match = _UNDEFINED.match(str(error))
+    if not match:
+        return None
+    innermost = None
+    while tb is not None:
+        innermost, tb = tb.tb_frame.f_code, tb.tb_next
+    if innermost is not None and not _is_cell_code(innermost):
+        return None  # raised inside a library: its traceback is the useful part
+    where = ""
+    if innermost is not None and not innermost.co_name.startswith("<"):
+        where = f" (your function `{innermost.co_name}` uses it)"
+    return (f"`{match.group('name')}` is not defined yet{where}: run the cell that defines it — usually the "
+            "answer cell above, or the lesson's earlier cells after a kernel restart.")
+
+
+def _friendly_errors():
+    """In IPython, show a failed check as its message alone, and an undefined name as one sentence.
+
+    Both are still error outputs, so nbgrader still scores the cell 0.
+    """
+    shell = _ipython()
     if shell is None:
         return
     from .checks import CheckFailed
 
-    def show_message_only(shell, etype, value, tb, tb_offset=None):
-        shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])
+    def show_briefly(shell, etype, value, tb, tb_offset=None):
+        if issubclass(etype, CheckFailed):
+            shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])
+            return
+        sentence = undefined_name_sentence(value, tb)
+        if sentence is None:
+            shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        else:
+            shell._showtraceback(etype, value, [f"{etype.__name__}: {sentence}"])
 
-    shell.set_custom_exc((CheckFailed,), show_message_only)
+    shell.set_custom_exc((CheckFailed, NameError), show_briefly)

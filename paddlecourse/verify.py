@@ -5,6 +5,7 @@ import io
 from dataclasses import dataclass
 from importlib import metadata
 
+from .errors import error_message
 from .modes import static_mode
 
 
@@ -158,7 +159,8 @@ def run_checks(checks):
         try:
             ok, seen, fix = check()
         except Exception as error:  # the report must finish even when Paddle is broken
-            ok, seen = False, f"raised {type(error).__name__}: {(str(error).strip().splitlines() or [''])[0][:160]}"
+            # whole sentences, without Paddle's C++ locations: never a message cut mid-word
+            ok, seen = False, f"raised {error_message(error)}"
             fix = "Read the error above; a clean virtual environment and a reinstall fix most install problems."
         results.append(CheckResult(name, ok, seen, fix))
     return Report(results)

@@ -148,3 +148,23 @@ def test_in_a_kernel_it_is_off_when_the_instructor_says_so(kernel):
                                 "import paddlecourse.catchup as cu\ncu.catchup('l00-ex3')\n"
                                 "del os.environ['PADDLECOURSE_CATCHUP']")
     assert "disabled by your instructor" in out and payloads == []
+
+
+@pytest.mark.parametrize("typo, meant", [
+    ("l3-ex3", "Did you mean l03-ex3?"),
+    ("l03ex3", "Did you mean l03-ex3?"),
+    ("L0-EX1", "Did you mean l00-ex1?"),
+    ("l00-ex9", "Did you mean l00-ex1, l00-ex2, l00-ex3 or l00-ex4?"),
+    ("l00", "Did you mean l00-ex1, l00-ex2, l00-ex3 or l00-ex4?"),
+])
+def test_a_typo_gets_the_nearest_real_ids_and_no_path(typo, meant):
+    with pytest.raises(CatchUpError) as failure:
+        catchup(typo)
+    message = str(failure.value)
+    assert meant in message
+    assert str(ROOT) not in message and "solutions" not in message
+
+
+def test_the_catchup_error_renders_as_one_line_in_ipython():
+    error = CatchUpError("There is no exercise l00-ex9 in lesson 00.")
+    assert error._render_traceback_() == ["CatchUpError: There is no exercise l00-ex9 in lesson 00."]

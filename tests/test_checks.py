@@ -14,7 +14,9 @@ from paddlecourse import (
     check_grad,
     check_shape,
     check_true,
+    check_parts,
     check_value,
+    run_answer,
     static_mode,
 )
 
@@ -77,7 +79,7 @@ def outcome(check, found, capsys):
                                   [42], paddle.to_tensor(42.0), paddle.to_tensor([42.0]), paddle.to_tensor([42])])
 def test_a_number_in_any_form_passes(form, capsys):
     check_value("dz/dw", form, 42)
-    assert capsys.readouterr().out == "✓ dz/dw: 42\n"
+    assert capsys.readouterr().out == ("✓ dz/dw: [42]\n" if isinstance(form, list) else "✓ dz/dw: 42\n")  # as it was given
 
 
 def test_arrays_compare_by_value_within_tolerance(capsys):
@@ -101,7 +103,7 @@ def test_reveal_false_keeps_the_answer_out_of_the_message():
 @pytest.mark.parametrize(
     "found, words",
     [
-        (None, "is None"),
+        (None, "`answer` has no answer yet: write it in the answer cell above"),
         ("42", "is the text '42'"),
         (True, "True/False"),
         ([1, [2, 3]], "rows have different lengths"),
@@ -110,8 +112,8 @@ def test_reveal_false_keeps_the_answer_out_of_the_message():
         ({"a": 1}, "is a dict"),
         (print, "If it is a function, call it"),
         (object(), "is a object, not a number"),
-        ([1.0, 2.0], "holds 2 values"),
-        (..., "placeholder"),
+        ([1.0, 2.0], "is a list of 2 values, but the answer is a single number"),
+        (..., "`answer` has no answer yet"),
         (np.array(["a"]), "not real numbers"),
         (1 + 2j, "not real numbers"),
         (Unreadable(), "could not be checked (RuntimeError: boom)"),
@@ -234,7 +236,7 @@ def test_no_input_escapes_as_anything_but_a_pass_or_a_sentence(found, check, cap
     if result == "pass":
         assert text.startswith("✓ answer")
     else:
-        assert text.startswith("answer") and "Traceback" not in text and len(text) < 400
+        assert text.startswith(("answer", "`answer`")) and "Traceback" not in text and len(text) < 400
 
 
 @pytest.mark.parametrize("check", sorted(ALL_CHECKS))
@@ -249,4 +251,228 @@ def test_hostile_objects_fail_politely(check, found, capsys):
         assert result == "pass", "a NaN tensor does have dtype float32"
         return
     assert result == "fail", f"{check} accepted {type(found).__name__}"
-    assert text.startswith("answer") and "Traceback" not in text
+    assert text.startswith(("answer", "`answer`")) and "Traceback" not in text
+
+
+# ---------------------------------------------------------------- untouched stubs: None / ... carry the name
+
+@pytest.mark.parametrize("check", sorted(ALL_CHECKS))
+@pytest.mark.parametrize("stub", [None, ..., NotImplemented], ids=["None", "Ellipsis", "NotImplemented"])
+def test_every_check_names_an_unanswered_stub_and_the_cell_to_write_it_in(check, stub, capsys):
+    result, text = outcome(ALL_CHECKS[check], stub, capsys)
+    assert result == "fail"
+    assert text == ("`answer` has no answer yet: write it in the answer cell above (where it says "
+                    "# YOUR CODE HERE), run that cell, then this one.")
+
+
+def test_a_function_that_returns_none_is_told_to_return_its_result():
+    with pytest.raises(CheckFailed, match=r"^`f\(batch\)` returned None: finish the function"):
+        check_value("f(batch)", None, [1.0, 2.0])
+
+
+# ---------------------------------------------------------------- run_answer
+
+def untouched_stub(batch):
+    # YOUR CODE HERE
+    raise NotImplementedError()
+
+
+def test_run_answer_returns_what_the_function_returns():
+    assert run_answer("double(3)", lambda x: 2 * x, 3) == 6
+    assert run_answer("join", "-".join, ["a", "b"]) == "a-b"
+
+
+def test_run_answer_names_the_placeholder_of_an_untouched_stub():
+    with pytest.raises(CheckFailed) as failure:
+        run_answer("untouched_stub(batch)", untouched_stub, None)
+    assert str(failure.value) == ("`untouched_stub` still has its placeholder: replace `raise NotImplementedError()` "
+                                  "in the answer cell with your code, run it, then run this cell again.")
+    assert failure.value.__cause__ is None and failure.value.__suppress_context__
+
+
+@pytest.mark.parametrize("function, words", [
+    (None, "`static_double_mlp` has no answer yet"),
+    (..., "`static_double_mlp` has no answer yet"),
+    (42, "`static_double_mlp` is a int, not a function: define it with `def static_double_mlp(...):`"),
+])
+def test_run_answer_without_a_function_says_so(function, words):
+    with pytest.raises(CheckFailed) as failure:
+        run_answer("static_double_mlp(batch)", function, None)
+    assert str(failure.value).startswith(words)
+
+
+def test_run_answer_turns_a_paddle_error_into_its_first_whole_sentence():
+    def wrong_matmul(batch):
+        return paddle.matmul(batch, paddle.ones([4, 5]))
+
+    with pytest.raises(CheckFailed) as failure:
+        run_answer("wrong_matmul(batch)", wrong_matmul, paddle.ones([2, 3]))
+    message = str(failure.value)
+    first_line, hint = message.split("\n")
+    assert first_line.startswith("`wrong_matmul(batch)` raised ValueError: In operator matmul,")
+    assert first_line.endswith("must be equal to the [0] dimension of Input(Y).")
+    assert "Hint:" not in first_line and "/paddle/" not in message and "Expected K_lhs" not in message
+    assert hint.startswith("Hint: Call `wrong_matmul(batch)` in a cell of its own")
+
+
+def test_run_answer_keeps_paddles_own_not_implemented_errors_apart_from_the_stub():
+    def unsupported(batch):
+        raise NotImplementedError("This op is not supported on CPU.")
+
+    with pytest.raises(CheckFailed, match="raised NotImplementedError: This op is not supported on CPU"):
+        run_answer("unsupported(batch)", unsupported, None)
+
+
+def test_run_answer_puts_a_kernel_left_in_static_mode_back():
+    def dies_in_static_mode():
+        paddle.enable_static()
+        raise RuntimeError("Cannot find linear_0.w_0 in scope.")
+
+    with pytest.raises(CheckFailed, match="raised RuntimeError: Cannot find linear_0.w_0 in scope."):
+        run_answer("dies_in_static_mode()", dies_in_static_mode)
+    assert paddle.in_dynamic_mode()
+
+
+def test_run_answer_lets_keyboard_interrupt_through():
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_answer("interrupted()", interrupted)
+
+
+# ---------------------------------------------------------------- check_parts
+
+def test_check_parts_reports_every_part_in_one_message():
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("the four projects") as parts:
+            parts.check_answer("project_a", "dynamic", "dynamic", options=["dynamic", "static"])
+            parts.check_answer("project_b", "dynamic", "static", options=["dynamic", "static"],
+                               hint="B is exported for a C++ server.")
+            parts.check_answer("project_c", None, "static")
+            parts.check_value("loss_after", 0.9, 0.5, rtol=1e-3)
+    assert str(failure.value) == "\n".join([
+        "the four projects: 3 of 4 parts are not right yet.",
+        "✓ project_a",
+        "✗ project_b: 'dynamic' is not right. (B is exported for a C++ server.)",
+        "✗ `project_c` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
+        "run that cell, then this one.",
+        "✗ loss_after: expected 0.5, found 0.9.",
+    ])
+
+
+def test_check_parts_prints_the_tick_lines_when_all_pass(capsys):
+    with check_parts("shapes") as parts:
+        parts.check_shape("hidden", paddle.zeros([4, 16]), [None, 16])
+        parts.check_true("went down", True)
+        parts.check_dtype("x", np.zeros(2, "float32"), "float32")
+    assert capsys.readouterr().out == "✓ hidden: shape [4, 16]\n✓ went down\n✓ x: dtype float32\n"
+
+
+def test_check_parts_run_answer_records_the_failure_and_skips_what_depends_on_it():
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("static_double_mlp") as parts:
+            result = parts.run_answer("untouched_stub(batch)", untouched_stub, None)
+            assert result is None
+            parts.check_value("untouched_stub(batch)", result, [1.0])
+            parts.check_value("other", 1.0, 1.0)
+            parts.check_value("untouched", None, 1.0)  # only the failed call's own results are skipped
+    lines = str(failure.value).split("\n")
+    assert lines[0] == "static_double_mlp: 3 of 4 parts are not right yet."
+    assert lines[4].startswith("✗ `untouched` has no answer yet")
+    assert lines[1].startswith("✗ `untouched_stub` still has its placeholder")
+    assert lines[2] == "✗ untouched_stub(batch): not checked: `untouched_stub(batch)` failed above."
+    assert lines[3] == "✓ other: 1"
+
+
+def test_check_parts_reports_an_error_in_the_block_as_a_last_part_not_a_traceback():
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("two parts") as parts:
+            parts.check_value("a", 1.0, 1.0)
+            len(None)
+    lines = str(failure.value).split("\n")
+    assert lines[1] == "✓ a: 1"
+    assert lines[2].startswith("✗ the rest of this check: it stopped at TypeError: object of type 'NoneType' has no len()")
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("module-level check inside") as parts:
+            check_value("b", 2.0, 1.0)
+    assert str(failure.value).split("\n")[1] == "✗ b: expected 1, found 2."
+
+
+# ---------------------------------------------------------------- messages that match the prompt
+
+def test_a_list_answer_is_told_it_is_a_list_never_a_single_number():
+    with pytest.raises(CheckFailed) as failure:
+        check_value("score_shape", [-1, 1], [-1], reveal=False)
+    assert str(failure.value).startswith("score_shape is a list of 2 values, but the answer is a list of 1 value.")
+    with pytest.raises(CheckFailed) as failure:
+        check_value("score_shape", -1, [-1], reveal=False)
+    assert str(failure.value) == ("score_shape is a single number (-1), but the answer is a list of 1 value.\n"
+                                  "Hint: Write it as a list, in square brackets.")
+
+
+def test_accepted_and_rejected_answers_are_echoed_as_the_learner_wrote_them(capsys):
+    check_value("hidden_shape", [-1, 16], [-1, 16])
+    check_value("shape", (2, 3), [2, 3])
+    check_value("counts", paddle.to_tensor([1, 2, 3]), [1, 2, 3])
+    check_value("probabilities", [0.5, 0.25], [0.5, 0.25])
+    assert capsys.readouterr().out == ("✓ hidden_shape: [-1, 16]\n✓ shape: (2, 3)\n✓ counts: [1, 2, 3]\n"
+                                       "✓ probabilities: [0.5, 0.25]\n")
+    with pytest.raises(CheckFailed) as failure:
+        check_value("hidden_shape", [-1, 6], [-1, 16])
+    assert str(failure.value) == "hidden_shape: expected [-1, 16], found [-1, 6]."
+    with pytest.raises(CheckFailed) as failure:
+        check_value("counts", list(range(12)), list(range(1, 13)))
+    assert "found 0" in str(failure.value) and "0." not in str(failure.value)
+
+
+def big_pair():
+    expected = np.arange(80, dtype="float64").reshape(8, 10) / 10
+    found = expected.copy()
+    found[3, 7] += 0.52
+    found[0, 1] -= 0.2
+    return found, expected
+
+
+def test_big_arrays_that_differ_are_summarised_not_printed(capsys):
+    found, expected = big_pair()
+    with pytest.raises(CheckFailed) as failure:
+        check_value("logits", paddle.to_tensor(found), expected)
+    message = str(failure.value)
+    assert message.splitlines() == [
+        "logits: 2 of 80 values differ (a tensor of shape [8, 10]); the largest difference is 0.52 at [3, 7] "
+        "(expected 3.7, found 4.22).",
+        "First differing entries:",
+        "  at [0, 1]: expected 0.1, found -0.1",
+        "  at [3, 7]: expected 3.7, found 4.22",
+        "The full arrays: run `paddlecourse.last_failure()`.",
+    ]
+    import paddlecourse
+
+    paddlecourse.last_failure()
+    shown = capsys.readouterr().out
+    assert shown.startswith("logits, found (shape [8, 10]):") and "expected (shape [8, 10]):" in shown
+    assert shown.count("\n") > 16  # every row of both arrays
+
+
+def test_a_summary_with_reveal_false_shows_only_what_the_learner_found(capsys):
+    found, expected = big_pair()
+    with pytest.raises(CheckFailed) as failure:
+        check_value("logits", found, expected, reveal=False)
+    message = str(failure.value)
+    assert "expected" not in message and "the first is at [0, 1] (found -0.1)" in message
+    import paddlecourse
+
+    paddlecourse.last_failure()
+    assert "keeps the expected values to itself" in capsys.readouterr().out
+
+
+def test_the_internal_error_fallback_is_one_sentence():
+    class Chatty:
+        def __array__(self, *args, **kwargs):
+            raise RuntimeError("First sentence here. Second sentence that should not appear. " + "x " * 80)
+
+    with pytest.raises(CheckFailed) as failure:
+        check_value("answer", Chatty(), 42)
+    first_line = str(failure.value).split("\n")[0]
+    assert first_line == "answer: could not be checked (RuntimeError: First sentence here)."

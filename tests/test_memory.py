@@ -71,18 +71,93 @@ def test_estimate_matches_paddles_real_optimizer_state(optimizer, expected_state
     assert measured["total"] == pytest.approx(estimate.total_bytes, abs=64)
 
 
-def test_activations_grow_with_the_batch_and_parameters_do_not():
+def conv_net(channels=16):
+    import paddle.nn as nn
+
+    return nn.Sequential(nn.Conv2D(3, channels, 3, padding=1), nn.BatchNorm2D(channels), nn.ReLU(),
+                         nn.MaxPool2D(2), nn.Dropout(0.5), nn.Flatten(), nn.Linear(channels * 16 * 16, 10))
+
+
+@pytest.mark.parametrize("name,make,shape,batches", [
+    ("MLP 784-512-256-10", lambda: mlp(784, 512, 256, 10), [784], (64, 1024)),
+    ("conv-BN-ReLU-pool-dropout-linear", conv_net, [3, 32, 32], (4, 32)),
+])
+def test_activation_bytes_matches_paddles_allocator_counter(name, make, shape, batches):
+    """The estimate is checked against Paddle's own CPU allocator counter, at two batch sizes (within 10 %)."""
+    import paddle
+
+    paddle.seed(0)
+    model = make()
+    model.train()
+    for batch in batches:
+        x = paddle.randn([batch] + shape)
+        counted = memory.activation_bytes(model, x)
+        measured = memory.measured_activation_bytes(model, x)
+        assert measured > 0, "the allocator counter did not move: it cannot check anything"
+        assert abs(counted - measured) <= 0.10 * measured, (name, batch, counted, measured)
+
+
+def test_autograd_keeps_what_each_backward_op_needs():
+    """Linear keeps its input, ReLU its output; the pre-ReLU output is freed, so the old rule counts ~2x."""
     import paddle
 
     model = mlp(784, 512, 256, 10)
-    per_sample = 512 + 512 + 256 + 256 + 10  # outputs of Linear, ReLU, Linear, ReLU, Linear
-    assert memory.activation_bytes(model, paddle.zeros([1, 784])) == per_sample * 4
-    assert memory.activation_bytes(model, paddle.zeros([64, 784])) == 64 * per_sample * 4
-    assert memory.count_parameters(model) == 535_818
+    batch = 1024
+    kept = memory.saved_for_backward(model, paddle.zeros([batch, 784]))
+    assert [(k.layer, k.role, k.shape) for k in kept] == [
+        ("1 (ReLU)", "its output", (batch, 512)),
+        ("3 (ReLU)", "its output", (batch, 256)),
+        ("(output)", "the model's output", (batch, 10)),
+    ]
+    assert memory.activation_bytes(model, paddle.zeros([batch, 784])) == (512 + 256 + 10) * 4 * batch == 3_186_688
+    assert memory.every_output_bytes(model, paddle.zeros([batch, 784])) == (512 + 512 + 256 + 256 + 10) * 4 * batch
     # hooks are removed afterwards: a plain forward adds nothing
-    assert all(not sub._forward_post_hooks for sub in model.sublayers())
+    assert all(not sub._forward_post_hooks and not sub._forward_pre_hooks for sub in model.sublayers(include_self=True))
+
+
+def test_a_conv_map_is_kept_once_not_twice():
+    import paddle
+    import paddle.nn as nn
+
+    conv = nn.Sequential(nn.Conv2D(3, 64, kernel_size=3, padding=1), nn.ReLU())
+    one_map = 64 * 224 * 224 * 4
+    x = paddle.zeros([1, 3, 224, 224])
+    assert memory.activation_bytes(conv, x) == one_map
+    assert memory.every_output_bytes(conv, x) == 2 * one_map
+
+
+def test_activations_grow_linearly_with_the_batch_and_parameters_do_not():
+    import paddle
+
+    model = mlp(784, 512, 256, 10)
+    per_sample = memory.activation_bytes(model, paddle.zeros([1, 784]))
+    assert memory.activation_bytes(model, paddle.zeros([64, 784])) == 64 * per_sample
+    assert memory.count_parameters(model) == 535_818
+
+
+def test_dropout_mask_and_batchnorm_statistics_are_counted():
+    import paddle
+
+    paddle.seed(0)
+    kept = memory.saved_for_backward(conv_net(), paddle.randn([2, 3, 32, 32]))
+    layers = {k.layer for k in kept}
+    assert "1 (BatchNorm2D)" in layers and "2 (ReLU)" in layers and "4 (Dropout)" in layers
+    assert any(k.layer == "4 (Dropout)" and k.dtype == "uint8" for k in kept)
 
 
 def test_format_bytes():
     assert memory.format_bytes(2_143_272) == "2,143,272 B = 2.14 MB = 2.04 MiB"
     assert memory.format_bytes(1_760_000_000).endswith("1.76 GB = 1.64 GiB")
+
+
+def test_import_paddle_floor_is_the_child_s_own_peak_not_the_parent_s():
+    """A fresh process's peak after `import paddle`; a big parent (a notebook kernel) must not leak into it
+    (getrusage's ru_maxrss did: on Linux a child inherits the parent's peak across fork and exec)."""
+    import numpy as np
+
+    ballast = np.ones(400 * 2**20 // 8)  # 400 MiB in this process, touched
+    with open("/proc/self/status") as status:
+        parent_mib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+    floor = memory.import_paddle_peak_mib()
+    assert 50 < floor < parent_mib - 200, (floor, parent_mib)
+    del ballast

@@ -66,3 +66,26 @@ def test_setup_shows_a_failed_check_as_its_message_only_in_ipython():
         assert "Traceback" not in shown.stdout and "checks.py" not in shown.stdout
     finally:
         InteractiveShell.clear_instance()
+
+
+def test_setup_shows_an_undefined_name_as_one_sentence_and_other_errors_as_usual():
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import paddlecourse; paddlecourse.setup()")
+        with capture_output() as shown:
+            result = shell.run_cell("hidden_shape")
+        assert type(result.error_in_exec) is NameError  # still an error: nbgrader gives 0
+        assert shown.stdout.strip() == (
+            "NameError: `hidden_shape` is not defined yet: run the cell that defines it — usually the answer cell "
+            "above, or the lesson's earlier cells after a kernel restart.")
+        with capture_output() as shown:
+            shell.run_cell("def f():\n    y = y + 1\n    return y\nf()")
+        assert "UnboundLocalError" in shown.stdout and "Traceback" in shown.stdout  # a bug in a function keeps it
+        with capture_output() as shown:
+            shell.run_cell("import json\njson.loads('{')")
+        assert "JSONDecodeError" in shown.stdout and "Traceback" in shown.stdout
+    finally:
+        InteractiveShell.clear_instance()

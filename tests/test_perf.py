@@ -155,3 +155,27 @@ def test_one_tiny_real_run_of_every_mode(capfd):
         assert row.speedup == 1.0
     captured = capfd.readouterr()
     assert "Running PIR pass" not in captured.out + captured.err
+
+
+def test_predictor_pass_log_is_read_and_names_the_passes():
+    """Ledger row 48: the predictor's own log names constant folding, CSE, dead-code elimination and inplace."""
+    passes = perf.predictor_pass_log(perf.wide_shallow_mlp(in_features=8, hidden=16, classes=3))
+    for name in ("constant_folding_pass", "common_subexpression_elimination_pass", "dead_code_elimination_pass",
+                 "inplace_pass", "matmul_add_act_fuse_pass", "fc_onednn_enable_pass"):
+        assert name in passes, (name, passes)
+    assert passes.index("constant_folding_pass") < passes.index("inplace_pass")
+
+
+def test_plot_bars_carry_a_hatch_per_mode_besides_colour():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    comparison = _fake_comparison()
+    for model in ("m1", "m2"):
+        for batch in (1, 8):
+            comparison.rows.append(perf.Row(model, "inference", batch, "jit.load", 1.0, 0.9, 1.1, 1.0, 0.9, 1.1, 0.0))
+    fig = perf.plot_speedups(comparison, "inference")
+    hatches = {patch.get_hatch() for patch in fig.axes[0].patches}
+    assert len(hatches) == 2  # two non-eager modes on m1: two different hatches
+    plt.close(fig)

@@ -30,6 +30,19 @@ def test_a_failing_or_crashing_check_is_reported_with_what_to_do():
     assert "<table" in report._repr_html_() and "Set stop_gradient=False." in report._repr_html_()
 
 
+def test_a_long_paddle_error_is_reported_in_whole_sentences_without_its_cpp_location():
+    def long_error():
+        raise ValueError(
+            "(InvalidArgument) The place of the input tensor is a GPU place, but this build of Paddle was compiled "
+            "without CUDA support, so no GPU kernel can run here. Install the GPU package instead.\n"
+            "  [Hint: Expected place.GetType() == phi::AllocationType::CPU.] (at /paddle/paddle/fluid/pybind/place.cc:451)")
+
+    seen = run_checks([("device", long_error)]).results[0].seen
+    assert seen.startswith("raised ValueError: The place of the input tensor is a GPU place")
+    assert seen.endswith("no GPU kernel can run here.") or seen.endswith("Install the GPU package instead.")
+    assert "/paddle/" not in seen and "[Hint" not in seen
+
+
 def test_the_command_line_verify_exits_zero_when_everything_works(capsys):
     from paddlecourse.cli import main
 

@@ -1,0 +1,123 @@
+"""Paddle's errors as a learner should read them.
+
+Paddle's messages carry a category tag ("(InvalidArgument)"), an internal
+"[Hint: Expected K_lhs == K_rhs ...]" line, the C++ source location
+"(at /paddle/paddle/phi/...cc:3087)" and, with some flags, a whole C++ stack.
+A learner needs none of it, and a lesson that cuts the text at a fixed number
+of characters ends up mid-word. ``error_message`` keeps the error type and
+whole sentences only.
+
+    try:
+        paddle.matmul(a, b)
+    except ValueError as error:
+        show_error(error)   # ValueError: In operator matmul, the [1] dimension of Input(X) ...
+"""
+import re
+
+# Keep adding whole sentences while the text is shorter than this; a longer
+# first sentence is kept whole anyway (a cut sentence misleads more than a long one).
+ENOUGH = 220
+LIMIT = 900  # a numbered list of suggestions is kept whole up to about this length
+
+_SUMMARY = re.compile(r"Error Message Summary:\s*-+\s*", re.S)
+# A static program's run error first lists where the failing op was built ("In user code:" and a Python
+# stack), then, after a blank line, the error itself ("InvalidArgumentError: ..."): keep the error.
+_USER_CODE = re.compile(r"^\s*In user code:\s*\n.*?\n\s*\n(?=\s*[A-Z][A-Za-z]*Error:)", re.S)
+_CPP_STACK = re.compile(r"(?:C\+\+|Python) Traceback \(most recent call last\):.*?(?=\n-{5,}\n|\Z)", re.S)
+_HINT = re.compile(r"\[Hint:.*?\](?=\s*(?:\(at |\n|$))", re.S)
+_AT = re.compile(r"\s*\(at [^()\s]+\.(?:cc|h|hpp|cpp|cu|py):\d+\)")  # a source location, not "(at least 2)"
+_OPERATOR = re.compile(r"\[operator\s*<[^>]*>\s*error\]")
+_CATEGORY = re.compile(r"^\s*\((?:[A-Z][A-Za-z]*)\)\s*")
+_ERROR_PREFIX = re.compile(r"^[A-Z][A-Za-z]*Error:\s*")
+_PATH = re.compile(r"(?:/[\w.+-]+){2,}\.(?:py|cc|h|cpp|cu)(?::\d+)?")
+# A sentence ends at . ! ? or : followed by a space and a capital/bracket/quote, or at a blank line;
+# not after a list number ("Suggestions: 1. If you ... 2. If you ..."), which starts a sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?:])(?<!\s\d\.)\s+(?=[A-Z(\[`'\"])|\n\s*\n")
+
+
+def _clean(text):
+    text = str(text)
+    if _SUMMARY.search(text):  # FLAGS_call_stack_level=2: the readable part comes after the summary banner
+        text = _SUMMARY.split(text)[-1]
+    text = _USER_CODE.sub("", text)
+    text = _CPP_STACK.sub("", text)
+    text = _HINT.sub("", text)
+    text = _AT.sub("", text)
+    text = _OPERATOR.sub("", text)
+    text = _PATH.sub("<paddle source>", text)
+    text = _ERROR_PREFIX.sub("", _CATEGORY.sub("", text.strip()))
+    lines = [line.strip() for line in text.splitlines()]
+    # keep paragraph breaks as sentence breaks, join wrapped lines
+    paragraphs = "\n".join(lines).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs if p.strip())
+
+
+_LIST_ITEM = re.compile(r"^(?:\d{1,2}|[a-z])[.)]\s")
+_LIST_MARKER = re.compile(r"^(?:\d{1,2}|[a-z])[.)]$")
+_ENDS_IN_MARKER = re.compile(r"\s\d{1,2}\.$")  # "... disable_static()`. 2." - the next item's number
+_CODE_EXAMPLE = re.compile(r"\n\s*>>>")  # a ">>> code" example: the prose before it is the message
+
+
+def _sentences(text):
+    pieces = [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    merged = []
+    for piece in pieces:
+        # "2." on its own, or ending the item before it, belongs to the sentence after it
+        if merged and (_LIST_MARKER.match(merged[-1]) or _ENDS_IN_MARKER.search(merged[-1])):
+            merged[-1] = f"{merged[-1]} {piece}"
+        else:
+            merged.append(piece)
+    return merged
+
+
+def error_message(error):
+    """``"TypeName: "`` + the error's message in whole sentences, without Paddle's internals.
+
+    Sentences are added until the text says enough (about two lines); a sentence
+    that ends with ":" ("This may be because:") always brings the next one along.
+    Never cut mid-word or mid-sentence. Accepts an exception, or any object.
+    """
+    if not isinstance(error, BaseException):
+        return f"{type(error).__name__}: {error}"
+    name = type(error).__name__
+    try:
+        raw = str(error)
+    except Exception:
+        raw = ""
+    if isinstance(error, KeyError) and error.args:
+        raw = f"{error.args[0]!r} was looked up and not found."
+    text = _clean(_CODE_EXAMPLE.split(raw, maxsplit=1)[0])
+    if not text:
+        return name
+    kept = []
+    for sentence in _sentences(text):
+        if kept:
+            length = len(" ".join(kept))
+            announces = kept[-1].endswith(":")
+            # the items of a list announced by "...:" are the advice: keep them whole, up to a sane length
+            list_goes_on = bool(_LIST_ITEM.match(sentence)) and any(k.endswith(":") for k in kept) and length < LIMIT
+            if length >= ENOUGH and not announces and not list_goes_on:
+                break
+        kept.append(sentence)
+    while len(kept) > 1 and kept[-1].endswith(":"):  # "for example:" with its example cut off
+        kept.pop()
+    message = " ".join(kept)
+    return f"{name}: {message}"
+
+
+def first_sentence(error):
+    """Only the first whole sentence of ``error_message`` (for one-line check messages)."""
+    text = error_message(error)
+    name, _, body = text.partition(": ")
+    sentences = _sentences(body)
+    if not sentences:
+        return name
+    kept = sentences[0]
+    if kept.endswith(":") and len(sentences) > 1:
+        kept += " " + sentences[1]
+    return f"{name}: {kept}"
+
+
+def show_error(error):
+    """Print ``error_message(error)``: use it where a lesson shows a Paddle error on purpose."""
+    print(error_message(error))

@@ -1,0 +1,230 @@
+"""Progress: which of a lesson's exercises have passed, failed, or not been run yet.
+
+In a lesson's last cell::
+
+    from paddlecourse import progress
+    progress("l02")
+
+The kernel remembers every cell it runs (a digest of the cell's text and
+whether it raised; setup() and the course kernel register the hook). progress()
+reads the lesson's test cells from the shipped notebooks - the lesson next to
+the learner's notebook, or the course's solutions/ - and looks each one up, so
+no check cell has to report anything itself.
+
+From a shell, for a saved notebook (its stored outputs are read instead)::
+
+    paddlecourse progress lessons/02_autograd_by_hand.ipynb
+"""
+import difflib
+import hashlib
+import os
+import re
+from pathlib import Path
+
+HIDDEN = "### BEGIN HIDDEN TESTS"
+PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
+MARKS = {PASSED: "✓", FAILED: "✗", NOT_RUN: "·"}
+
+# digest of a cell's text -> (True if it ran without error, the error's type name)
+_RUNS = {}
+
+
+class ProgressError(LookupError):
+    """The lesson could not be found; the message says what to type instead."""
+
+
+# ---------------------------------------------------------------- remembering what ran
+
+def digest(source):
+    """The same for the same cell text, whatever trailing spaces or blank lines it gained."""
+    lines = [line.rstrip() for line in str(source).strip().splitlines()]
+    return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def record_run(result):
+    """IPython post_run_cell hook: remember whether this cell's text ran without error."""
+    try:
+        source = result.info.raw_cell if result.info is not None else None
+        if source is None or not source.strip():
+            return
+        error = result.error_before_exec or result.error_in_exec
+        _RUNS[digest(source)] = (error is None, type(error).__name__ if error is not None else "")
+    except Exception:  # a bookkeeping hook must never show up in a learner's cell
+        pass
+
+
+def register(shell):
+    """Register the hook once per shell (setup() and the kernel extension both call this)."""
+    if shell is None:
+        return
+    callbacks = shell.events.callbacks.get("post_run_cell", [])
+    if not any(getattr(cb, "__qualname__", "") == record_run.__qualname__ and
+               getattr(cb, "__module__", "") == record_run.__module__ for cb in callbacks):
+        shell.events.register("post_run_cell", record_run)
+
+
+def _ipython():
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    return get_ipython()
+
+
+# ---------------------------------------------------------------- finding the lesson's test cells
+
+_LESSON = re.compile(r"^\s*(?:l|lesson)?\s*0*(\d{1,2})\s*$", re.I)
+
+
+def lesson_number(lesson_id):
+    """'l02', 'L2', '02', 2 -> '02'; anything else raises ProgressError."""
+    match = _LESSON.match(str(lesson_id))
+    if not match:
+        raise ProgressError(f"{str(lesson_id)!r} is not a lesson id: use the one in the lesson's title, like 'l02'.")
+    return f"{int(match.group(1)):02d}"
+
+
+def _lesson_dirs():
+    from .catchup import _solution_dirs
+
+    here = Path.cwd()
+    candidates = [here, here / "lessons", here.parent / "lessons", *_solution_dirs()]
+    seen, found = set(), []
+    for folder in candidates:
+        if folder.is_dir() and folder.resolve() not in seen:
+            seen.add(folder.resolve())
+            found.append(folder)
+    return found
+
+
+def graded_cells(number):
+    """[(grade_id, points, {digests of every shipped form of the cell})] for lesson ``number``, in order."""
+    import nbformat
+
+    cells = {}
+    for folder in _lesson_dirs():
+        for path in sorted(folder.glob(f"{number}_*.ipynb")):
+            try:
+                notebook = nbformat.read(path, as_version=4)
+            except Exception:  # a half-saved or foreign file: the other copies still count
+                continue
+            for cell in notebook.cells:
+                grader = cell.get("metadata", {}).get("nbgrader", {})
+                if not grader.get("grade") or grader.get("solution") or "grade_id" not in grader:
+                    continue
+                entry = cells.setdefault(grader["grade_id"], [grader.get("points", 0), set()])
+                source = cell.source
+                entry[1].update({digest(source), digest(source.split(HIDDEN, 1)[0])})
+    return [(grade_id, points, digests) for grade_id, (points, digests) in cells.items()]
+
+
+def known_lessons():
+    numbers = set()
+    for folder in _lesson_dirs():
+        numbers.update(p.name[:2] for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    return sorted(numbers)
+
+
+# ---------------------------------------------------------------- the report
+
+def lesson_progress(lesson_id):
+    """[(grade_id, points, state, error type)] for the lesson's exercises, as run in this kernel."""
+    number = lesson_number(lesson_id)
+    cells = graded_cells(number)
+    if not cells:
+        known = known_lessons()
+        nearest = difflib.get_close_matches(number, known, n=2)
+        hint = (f" The lessons here are: {', '.join('l' + n for n in known)}." if known else
+                " No lesson notebooks were found: open this notebook from the course's lessons/ folder.")
+        if nearest and nearest[0] != number:
+            hint = f" Did you mean {' or '.join(repr('l' + n) for n in nearest)}?" + hint
+        raise ProgressError(f"There is no lesson l{number} here.{hint}")
+    rows = []
+    for grade_id, points, digests in cells:
+        runs = [_RUNS[d] for d in digests if d in _RUNS]
+        if not runs:
+            rows.append((grade_id, points, NOT_RUN, ""))
+        elif any(ok for ok, _ in runs):
+            rows.append((grade_id, points, PASSED, ""))
+        else:
+            rows.append((grade_id, points, FAILED, runs[0][1]))
+    return rows
+
+
+KERNEL_NOT_RUN = "· not run: run the exercise's test cell (a kernel restart forgets earlier runs)."
+SAVED_NOT_RUN = "· not run: the test cell has no output in the saved notebook."
+
+
+def format_table(title, rows, where="in this kernel", not_run=KERNEL_NOT_RUN):
+    """The text table progress() prints: one line per exercise, then what to do next."""
+    passed = [r for r in rows if r[2] == PASSED]
+    total = sum(r[1] for r in rows)
+    got = sum(r[1] for r in passed)
+    lines = [f"{title}: {len(passed)} of {len(rows)} exercises passed {where} ({got} of {total} points)."]
+    width = max(len(r[0]) for r in rows)
+    for grade_id, points, state, _ in rows:
+        unit = "point" if points == 1 else "points"
+        lines.append(f"  {MARKS[state]} {grade_id:<{width}}  {points:>2} {unit:<6}  {state}")
+    todo = [r[0] for r in rows if r[2] != PASSED]
+    if todo:
+        lines.append(f"Stuck on one? `%catchup {todo[0]}` puts its solution in a new cell below.")
+        if any(r[2] == NOT_RUN for r in rows):
+            lines.append(not_run)
+    return "\n".join(lines)
+
+
+def progress(lesson_id):
+    """Print which of the lesson's exercises passed, failed or were not run yet in this kernel."""
+    try:
+        rows = lesson_progress(lesson_id)
+    except ProgressError as error:
+        print(error)
+        return None
+    if _ipython() is None:
+        where = "in this Python session (only IPython/Jupyter records cells)"
+    else:
+        where = "in this kernel"
+    print(format_table(f"Lesson l{lesson_number(lesson_id)}", rows, where))
+    return None
+
+
+# ---------------------------------------------------------------- a saved notebook
+
+def notebook_progress(path):
+    """Rows as in lesson_progress(), read from a saved notebook's stored outputs."""
+    import nbformat
+
+    path = Path(path)
+    if not path.is_file():
+        raise ProgressError(f"{path} is not a file: give the path of a saved lesson notebook (.ipynb).")
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception:
+        raise ProgressError(f"{path.name} could not be read as a Jupyter notebook.") from None
+    rows = []
+    for cell in notebook.cells:
+        grader = cell.get("metadata", {}).get("nbgrader", {})
+        if not grader.get("grade") or grader.get("solution") or "grade_id" not in grader:
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if errors:
+            state, ename = FAILED, errors[-1].get("ename", "")
+        elif cell.get("execution_count") is not None:
+            state, ename = PASSED, ""
+        else:
+            state, ename = NOT_RUN, ""
+        rows.append((grader["grade_id"], grader.get("points", 0), state, ename))
+    if not rows:
+        raise ProgressError(f"{path.name} has no graded exercises (is it a lesson notebook?).")
+    return rows
+
+
+def print_notebook_progress(path):
+    """The CLI: print the table for a saved notebook; returns 0, or 1 when it cannot be read."""
+    try:
+        rows = notebook_progress(path)
+    except ProgressError as error:
+        print(error)
+        return 1
+    print(format_table(os.path.basename(str(path)), rows, where="when it was last saved", not_run=SAVED_NOT_RUN))
+    return 0

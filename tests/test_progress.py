@@ -1,0 +1,99 @@
+"""progress("l00"): which exercises passed, failed or were not run, in a real kernel and from a saved notebook."""
+import copy
+from pathlib import Path
+
+import nbformat
+import pytest
+from lesson_runner import LessonKernel
+
+from paddlecourse.cli import main
+from paddlecourse.progress import ProgressError, digest, lesson_number, lesson_progress, notebook_progress
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_00 = "00_setup_and_first_run.ipynb"
+POINTS = [c.metadata.nbgrader["points"] for c in nbformat.read(ROOT / "solutions" / LESSON_00, as_version=4).cells
+          if c.metadata.get("nbgrader", {}).get("grade")]
+
+
+def test_digest_ignores_trailing_spaces_and_blank_lines():
+    assert digest("a = 1  \nb = 2\n\n") == digest("\na = 1\nb = 2")
+    assert digest("a = 1") != digest("a = 2")
+
+
+@pytest.mark.parametrize("given, number", [("l02", "02"), ("L2", "02"), ("02", "02"), (2, "02"), ("lesson 8", "08")])
+def test_lesson_ids_in_any_spelling(given, number):
+    assert lesson_number(given) == number
+
+
+def test_an_unknown_lesson_is_one_sentence(monkeypatch):
+    monkeypatch.chdir(ROOT / "lessons")
+    with pytest.raises(ProgressError, match=r"There is no lesson l42 here\. .*The lessons here are: l00, l01"):
+        lesson_progress("l42")
+    with pytest.raises(ProgressError, match="is not a lesson id"):
+        lesson_progress("two")
+
+
+def test_in_a_real_kernel_it_tells_passed_failed_and_not_run_apart():
+    with LessonKernel(ROOT / "solutions" / LESSON_00) as lesson:
+        lesson.run_until("l00-ex3-answer")  # l00-ex1's and l00-ex2's answer and test cells ran (and passed)
+        wrong = lesson.try_answer("l00-ex3", "fits_the_server = ['numpy-2.4.6-cp311-cp311-win_amd64.whl']")
+        assert wrong.ename == "CheckFailed", wrong
+        shown = lesson.run_code('from paddlecourse import progress\nprogress("l00")')
+        assert shown.passed, shown
+        lines = shown.output.splitlines()
+        assert lines[0] == f"Lesson l00: 2 of 4 exercises passed in this kernel ({POINTS[0] + POINTS[1]} of {sum(POINTS)} points)."
+        assert [line.split()[:2] for line in lines[1:5]] == [
+            ["✓", "l00-ex1"], ["✓", "l00-ex2"], ["✗", "l00-ex3"], ["·", "l00-ex4"]]
+        assert "`%catchup l00-ex3`" in shown.output
+        # the real answer, then the test cell as it stands in the notebook: now it counts as passed
+        lesson.run_cell_of("l00-ex3-answer")
+        assert lesson.run_cell_of("l00-ex3").passed
+        shown = lesson.run_code('progress("l00")')
+        assert "✓ l00-ex3" in shown.output and "3 of 4 exercises passed" in shown.output
+
+
+def test_the_student_copy_s_check_cells_are_recognised_too():
+    with LessonKernel(ROOT / "lessons" / LESSON_00) as lesson:
+        lesson.run_until("l00-ex1", allow_errors=True)  # the untouched answer cell raises NotImplementedError
+        assert not lesson.run_cell_of("l00-ex1").passed
+        shown = lesson.run_code('from paddlecourse import progress\nprogress("l00")')
+        assert "✗ l00-ex1" in shown.output and "· l00-ex2" in shown.output, shown
+
+
+def test_saved_notebook_from_the_command_line(tmp_path, capsys):
+    assert main(["progress", str(ROOT / "solutions" / LESSON_00)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{LESSON_00}: 4 of 4 exercises passed when it was last saved ({sum(POINTS)} of {sum(POINTS)} points).")
+    assert main(["progress", str(ROOT / "lessons" / LESSON_00)]) == 0
+    out = capsys.readouterr().out
+    assert "0 of 4 exercises passed" in out and "no output in the saved notebook" in out
+
+    notebook = nbformat.read(ROOT / "solutions" / LESSON_00, as_version=4)
+    failed = copy.deepcopy(notebook)
+    for cell in failed.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "l00-ex2":
+            cell.outputs = [nbformat.v4.new_output("error", ename="CheckFailed", evalue="no", traceback=["no"])]
+    saved = tmp_path / "mine.ipynb"
+    nbformat.write(failed, saved)
+    states = {row[0]: row[2] for row in notebook_progress(saved)}
+    assert states == {"l00-ex1": "passed", "l00-ex2": "failed", "l00-ex3": "passed", "l00-ex4": "passed"}
+
+
+def test_the_command_line_says_what_is_wrong_with_a_bad_path(tmp_path, capsys):
+    assert main(["progress", str(tmp_path / "missing.ipynb")]) == 1
+    assert "is not a file" in capsys.readouterr().out
+    (tmp_path / "notes.ipynb").write_text("not json")
+    assert main(["progress", str(tmp_path / "notes.ipynb")]) == 1
+    assert "could not be read as a Jupyter notebook" in capsys.readouterr().out
+
+
+def test_setup_registers_the_recording_hook_once():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import paddlecourse; paddlecourse.setup(); paddlecourse.setup()")
+        hooks = [cb for cb in shell.events.callbacks["post_run_cell"] if getattr(cb, "__name__", "") == "record_run"]
+        assert len(hooks) == 1
+    finally:
+        InteractiveShell.clear_instance()
