@@ -1,0 +1,32 @@
+"""Fixtures shared by the browser tests and the hub test."""
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for tests/system_parts.py
+from system_parts import require_system_part  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (never Playwright's own downloaded browsers).
+
+    One per test session: Playwright's sync API refuses a second instance while
+    one is open, so the browser tests and the hub test share this one.
+    """
+    executable = require_system_part(
+        "Chromium", shutil.which("chromium") or "/usr/bin/chromium", "sudo apt-get install chromium"
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -1,0 +1,116 @@
+"""Lesson 00: the answers a learner is likely to get wrong are rejected with a sentence that points at the fix.
+
+One real course kernel runs the solution notebook; each wrong answer replaces the answer cell and the
+visible part of the check cell runs, as a learner would run it. The real solution passes at the end of
+each exercise (its whole test cell, hidden tests included).
+"""
+from pathlib import Path
+
+import pytest
+
+from lesson_runner import LessonKernel
+
+LESSON = Path(__file__).resolve().parent.parent / "solutions" / "00_setup_and_first_run.ipynb"
+MIRROR = "https://mirror.example.invalid/simple"
+
+
+def rejected(lesson, exercise, code, *words):
+    """The check rejects ``code`` with a CheckFailed whose message holds every one of ``words``."""
+    result = lesson.try_answer(exercise, code)
+    assert not result.passed and result.ename == "CheckFailed", f"{exercise} accepted or crashed on:\n{code}\n{result}"
+    for word in words:
+        assert word in result.message, f"{exercise}: {word!r} not in the message for:\n{code}\n{result.message}"
+    return result
+
+
+def accepted(lesson, exercise, code):
+    result = lesson.try_answer(exercise, code)
+    assert result.passed and "✓" in result.output, f"{exercise} rejected a right answer:\n{code}\n{result}"
+    return result
+
+
+def solution_passes(lesson, exercise):
+    assert lesson.run_cell_of(f"{exercise}-answer").passed
+    result = lesson.run_cell_of(exercise)
+    assert result.passed and "✓" in result.output, result
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    with LessonKernel(LESSON) as kernel:
+        yield kernel
+
+
+def test_ex1_gradient_check(lesson):
+    lesson.run_until("l00-ex1-answer")
+    rejected(lesson, "l00-ex1", "a = None\nb = None", "`a` has no answer yet", "# YOUR CODE HERE")
+    # the lesson's own mistake: tensors made by randn are not tracked
+    rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\nb = paddle.randn([3, 5])\npaddle.matmul(a, b).sum().backward()",
+             "stop_gradient is True", "stop_gradient=False")
+    # tracking switched on after the forward pass
+    rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\nb = paddle.randn([3, 5])\nloss = paddle.matmul(a, b).sum()\n"
+             "a.stop_gradient = False\nloss.backward()", "a.grad is None", "before the forward pass")
+    # b tracked instead of a
+    rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\nb = paddle.randn([3, 5])\nb.stop_gradient = False\n"
+             "paddle.matmul(a, b).sum().backward()", "a.grad is None", "stop_gradient=False")
+    # the snippet's 32 x 32 shapes kept
+    rejected(lesson, "l00-ex1", "a = paddle.randn([32, 32])\na.stop_gradient = False\nb = paddle.randn([32, 32])\n"
+             "paddle.matmul(a, b).sum().backward()", "a has shape [32, 32]", "[4, 3]")
+    # backward() twice: the gradient adds up
+    rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\na.stop_gradient = False\nb = paddle.randn([3, 5])\n"
+             "for _ in range(2):\n    paddle.matmul(a, b).sum().backward()", "a.grad", "backward() once")
+    accepted(lesson, "l00-ex1", "a = paddle.to_tensor(np.ones((4, 3), 'float32'), stop_gradient=False)\n"
+             "b = paddle.randn([3, 5])\npaddle.matmul(a, b).sum().backward()")
+    solution_passes(lesson, "l00-ex1")
+
+
+def test_ex2_one_off_mirror(lesson):
+    lesson.run_until("l00-ex2-answer")
+    rejected(lesson, "l00-ex2", "one_off_install = None", "`one_off_install` has no answer yet")
+    rejected(lesson, "l00-ex2", f"one_off_install = 'pip config set global.index-url {MIRROR}'",
+             "✗ it is a pip install", "every later install")
+    rejected(lesson, "l00-ex2", f"one_off_install = 'pip install paddlepaddle -i {MIRROR}'",
+             "✗ it installs paddlepaddle==3.3.1", "with its version")
+    rejected(lesson, "l00-ex2", f"one_off_install = 'pip install paddlepaddle-gpu==3.3.1 -i {MIRROR}'",
+             "✗ it installs paddlepaddle==3.3.1", "CPU package")
+    rejected(lesson, "l00-ex2", f"one_off_install = 'pip install paddlepaddle==3.3.1 --extra-index-url {MIRROR}'",
+             "✗ it uses the mirror for this command only", "--extra-index-url")
+    rejected(lesson, "l00-ex2", "one_off_install = 'pip install paddlepaddle==3.3.1 -i https://mirror.example.invalid'",
+             "✗ it uses the mirror for this command only", "/simple included")
+    rejected(lesson, "l00-ex2", f"one_off_install = ['pip', 'install', 'paddlepaddle==3.3.1', '-i', '{MIRROR}']",
+             "✗ it is one string", "in quotes")
+    accepted(lesson, "l00-ex2", f"one_off_install = 'python -m pip install --index-url={MIRROR} paddlepaddle==3.3.1'")
+    solution_passes(lesson, "l00-ex2")
+
+
+def test_ex3_wheel_tags(lesson):
+    lesson.run_until("l00-ex3-answer")
+    linux311 = "paddlepaddle-3.3.1-cp311-cp311-linux_x86_64.whl"
+    numpy311 = "numpy-2.4.6-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"
+    rejected(lesson, "l00-ex3", "fits_the_server = None", "`fits_the_server` has no answer yet")
+    rejected(lesson, "l00-ex3", f"fits_the_server = ['{linux311}', '{numpy311}', "
+             "'paddlepaddle-3.3.1-cp310-cp310-linux_x86_64.whl']", "is not right", "cp311")
+    rejected(lesson, "l00-ex3", f"fits_the_server = ['{linux311}', '{numpy311}', "
+             "'paddlepaddle-3.3.1-cp311-cp311-macosx_11_0_arm64.whl']", "is not right", "macosx")
+    rejected(lesson, "l00-ex3", f"fits_the_server = ['{linux311}']", "is not right", "manylinux")
+    rejected(lesson, "l00-ex3", f"fits_the_server = '{linux311}'", "in a list")
+    rejected(lesson, "l00-ex3", "fits_the_server = [0, 4]", "not one of the options")
+    accepted(lesson, "l00-ex3", f"fits_the_server = ('{numpy311}', '{linux311}')")
+    solution_passes(lesson, "l00-ex3")
+
+
+def test_ex4_dockerfile_line(lesson):
+    lesson.run_until("l00-ex4-answer")
+    config = f"pip config set global.index-url {MIRROR}"
+    install = "pip install --no-cache-dir paddlepaddle==3.3.1"
+    rejected(lesson, "l00-ex4", "run_line = None", "`run_line` has no answer yet")
+    # the broken line itself: a backslash, no &&
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} \\\\ {install}'", "✗ two commands joined by &&", "one long")
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} ; {install}'", "✗ two commands joined by &&")
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} && pip install paddlepaddle==3.3.1'",
+             "✗ second: pip install of paddlepaddle==3.3.1 with --no-cache-dir", "download cache")
+    rejected(lesson, "l00-ex4", f"run_line = '{config} && {install}'", "✗ it is a RUN instruction", "RUN ")
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN pip install --no-cache-dir -i {MIRROR} paddlepaddle==3.3.1'",
+             "✗ two commands joined by &&")
+    accepted(lesson, "l00-ex4", f"run_line = 'RUN {config} && pip install paddlepaddle==3.3.1 --no-cache-dir'")
+    solution_passes(lesson, "l00-ex4")

@@ -1,0 +1,123 @@
+"""Lesson 01: the answers a learner is likely to get wrong are rejected with a sentence that points at the fix.
+
+One real course kernel runs the solution notebook; each wrong answer replaces the answer cell and the
+visible part of the check cell runs, as a learner would run it. The real solution passes at the end of
+each exercise (its whole test cell, hidden tests included).
+"""
+from pathlib import Path
+
+import pytest
+
+from lesson_runner import LessonKernel
+
+LESSON = Path(__file__).resolve().parent.parent / "solutions" / "01_two_ways_to_cook.ipynb"
+
+
+def rejected(lesson, exercise, code, *words):
+    """The check rejects ``code`` with a CheckFailed whose message holds every one of ``words``."""
+    result = lesson.try_answer(exercise, code)
+    assert not result.passed and result.ename == "CheckFailed", f"{exercise} accepted or crashed on:\n{code}\n{result}"
+    for word in words:
+        assert word in result.message, f"{exercise}: {word!r} not in the message for:\n{code}\n{result.message}"
+    return result
+
+
+def accepted(lesson, exercise, code):
+    result = lesson.try_answer(exercise, code)
+    assert result.passed and "✓" in result.output, f"{exercise} rejected a right answer:\n{code}\n{result}"
+    return result
+
+
+def solution_passes(lesson, exercise):
+    assert lesson.run_cell_of(f"{exercise}-answer").passed
+    result = lesson.run_cell_of(exercise)
+    assert result.passed and "✓" in result.output, result
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    with LessonKernel(LESSON) as kernel:
+        yield kernel
+
+
+def test_ex1_which_hold_numbers(lesson):
+    lesson.run_until("l01-ex1-answer")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = None", "`holds_numbers_now` has no answer yet")
+    # the lesson's warning: a constant inside program_guard is a recipe step too
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'c', 'e', 'f']", "is not right", "even the constant c")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'd', 'e', 'f']", "is not right", "recipe steps")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'f']", "is not right", "e is what the Executor fetched")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['e']", "is not right", "a and f were computed in dynamic mode")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = 'aef'", "each in quotes")
+    accepted(lesson, "l01-ex1", "holds_numbers_now = {'F', 'e', ' a '}")
+    solution_passes(lesson, "l01-ex1")
+
+
+def test_ex2_shapes(lesson):
+    lesson.run_until("l01-ex2-answer")
+    untouched = rejected(lesson, "l01-ex2", "hidden_shape = None\nscore_shape = None",
+                         "`hidden_shape` has no answer yet", "`score_shape` has no answer yet")
+    assert "2 of 2 parts" in untouched.message
+    rejected(lesson, "l01-ex2", "hidden_shape = [-1, 6]\nscore_shape = [-1]",
+             "✗ hidden_shape = [-1, 6] does not hold: dimension 1 is not right", "turns the 6 features into 16",
+             "✓ score_shape = [-1]")
+    rejected(lesson, "l01-ex2", "hidden_shape = [16]\nscore_shape = [-1]", "1 dimension(s), the value has 2",
+             "keeps the batch dimension")
+    rejected(lesson, "l01-ex2", "hidden_shape = [5, 16]\nscore_shape = [-1]", "dimension 0 is not right",
+             "it was None in static.data")
+    # the complaint of issue 10: [-1, 1] asked as a list, answered in the prompt's terms
+    wrong_keepdim = rejected(lesson, "l01-ex2", "hidden_shape = [-1, 16]\nscore_shape = [-1, 1]",
+                             "✗ score_shape = [-1, 1] does not hold: it has 2 dimension(s), the value has 1",
+                             "removes axis 1 altogether")
+    assert "single number" not in wrong_keepdim.message
+    rejected(lesson, "l01-ex2", "hidden_shape = [-1, 16]\nscore_shape = -1", "a list with one entry, like [-1]")
+    rejected(lesson, "l01-ex2", "hidden_shape = '[-1, 16]'\nscore_shape = [-1]", "is not a list of integers")
+    both = rejected(lesson, "l01-ex2", "hidden_shape = [-1, 6]\nscore_shape = [-1, 1]", "hidden_shape", "score_shape")
+    assert "2 of 2 parts" in both.message
+    # right answers in the learner's own form, echoed as written (no floats)
+    right = accepted(lesson, "l01-ex2", "hidden_shape = (-1, 16)\nscore_shape = [None]")
+    assert "✓ hidden_shape = (-1, 16)" in right.output and "✓ score_shape = [None]" in right.output
+    solution_passes(lesson, "l01-ex2")
+
+
+EX3_OUTLINE = '''
+def static_double_mlp(batch):
+    with static_mode():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+{recipe}
+        executor = paddle.static.Executor(paddle.CPUPlace())
+        executor.run(startup)
+{run}
+    return result
+'''
+RECIPE = ('            inputs = paddle.static.data(name="inputs", shape=[None, 4], dtype="float32")\n'
+          '            doubled = make_mlp()(inputs) * 2')
+RUN = '        result, = executor.run(main, feed={"inputs": batch}, fetch_list=[doubled])'
+
+
+def ex3(recipe=RECIPE, run=RUN):
+    return EX3_OUTLINE.format(recipe=recipe, run=run)
+
+
+def test_ex3_static_double_mlp(lesson):
+    lesson.run_until("l01-ex3-answer")
+    # the untouched student cell: nbgrader's placeholder inside the outline
+    rejected(lesson, "l01-ex3", ex3("            # YOUR CODE HERE\n            raise NotImplementedError()",
+                                    "        # YOUR CODE HERE\n        raise NotImplementedError()"),
+             "`static_double_mlp` still has its placeholder")
+    # fed under another name than static.data's
+    rejected(lesson, "l01-ex3", ex3(run=RUN.replace('feed={"inputs"', 'feed={"x"')),
+             "`static_double_mlp(batch)` raised KeyError", "'inputs'")
+    # the recipe without "times 2"
+    rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace(" * 2", "")), "static_double_mlp(batch)", "multiply by 2")
+    # the symbolic value returned instead of the fetched numbers
+    rejected(lesson, "l01-ex3", ex3(run="        result = doubled"), "symbolic value", "fetch")
+    # executor.run's list not unpacked
+    rejected(lesson, "l01-ex3", ex3(run=RUN.replace("result, =", "result =")), "shape [1, 5, 3]", "unpacks")
+    # a wrong input width
+    rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace("[None, 4]", "[None, 3]")), "`static_double_mlp(batch)` raised")
+    accepted(lesson, "l01-ex3", ex3(run=RUN.replace("result, =", "result = executor.run(main, feed={'inputs': batch}, "
+                                                    "fetch_list=[doubled])[0]\n        _ =")))
+    assert lesson.run_code("assert paddle.in_dynamic_mode()").passed
+    solution_passes(lesson, "l01-ex3")

@@ -1,0 +1,176 @@
+"""Lesson 08: the answers a learner is likely to get wrong are rejected, each with a message that points at the fix.
+
+One real course kernel runs the solution notebook exercise by exercise; each wrong answer runs in place of the
+answer cell, then the visible part of the check cell (what a learner runs). The real solution must pass too.
+"""
+from pathlib import Path
+
+from lesson_runner import LessonKernel
+
+LESSON = Path(__file__).resolve().parent.parent / "solutions" / "08_choosing_and_fixing.ipynb"
+
+
+def rejected(result, *words):
+    """The check failed with the course's own CheckFailed, and its message holds every one of ``words``."""
+    assert not result.passed and result.ename == "CheckFailed", result
+    for word in words:
+        assert word in result.message, (word, result.message)
+
+
+def passes(lesson, exercise):
+    assert lesson.run_cell_of(f"{exercise}-answer").passed
+    result = lesson.run_cell_of(exercise)
+    assert result.passed and "✓" in result.output, result
+
+
+PROJECTS = 'deploy_A = "{}"\ndeploy_B = "{}"\ndeploy_C = "{}"\ndeploy_D = "{}"'
+
+TRAIN_BODY = """
+def train_fixed(steps=30):
+    paddle.seed(0)
+    model = make_classifier()
+    optimizer = paddle.optimizer.Adam(learning_rate=0.01, parameters=model.parameters())
+    {refresh}
+    losses = []
+    for _ in range(steps):
+        loss = F.cross_entropy(model(x_all), y_all)
+        loss.backward()
+        optimizer.step()
+        optimizer.clear_grad()
+        losses.append(loss.item())
+    {result}
+"""
+
+EVALUATE = """
+def evaluate(model, x, y, batch_size=2):
+    {before}
+    right = 0
+    with paddle.no_grad():
+        for i in range(0, len(x), batch_size):
+            predicted = model(x[i:i + batch_size]).argmax(axis=1)
+            right += int((predicted == y[i:i + batch_size]).astype("int64").sum())
+    {after}
+    return right / len(x)
+"""
+
+
+def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
+    with LessonKernel(LESSON) as lesson:
+        # Exercise 1: four projects, every part reported in one message
+        lesson.run_until("l08-ex1-answer")
+        untouched = lesson.try_answer("l08-ex1", "deploy_A = deploy_B = deploy_C = deploy_D = None")
+        rejected(untouched, "4 of 4 parts", "`deploy_A` has no answer yet", "`deploy_D` has no answer yet")
+        slogan = lesson.try_answer("l08-ex1", PROJECTS.format("eager", "predictor", "predictor", "predictor"))
+        rejected(slogan, "3 of 4 parts", "nobody has timed", "Python on the phone", "no mode change speeds up")
+        assert "✓ deploy_D" in slogan.message
+        rejected(lesson.try_answer("l08-ex1", PROJECTS.format("measure first", "export required", "eager",
+                                                              "export required")),
+                 "1 of 4 parts", "deploy_D", "faster kernels")
+        rejected(lesson.try_answer("l08-ex1", PROJECTS.format("measure first", "export", "eager", "predictor")),
+                 "deploy_B", "not one of the options")
+        assert lesson.try_answer("l08-ex1", PROJECTS.format("Measure First", "export required", " eager",
+                                                            "predictor")).passed  # the learner's own form
+        passes(lesson, "l08-ex1")
+
+        # Exercise 2: which mode
+        lesson.run_until("l08-ex2-answer")
+        rejected(lesson.try_answer("l08-ex2", "which_mode = None"), "`which_mode` has no answer yet")
+        rejected(lesson.try_answer("l08-ex2", 'which_mode = ["dynamic", "static"]'), "which_mode is a dict", "Write a dict")
+        speed_myth = lesson.try_answer("l08-ex2", 'which_mode = {"values": "dynamic", "placeholder": "static", '
+                                                  '"no_python": "static", "cpu_training": "static", "dropout": "both"}')
+        rejected(speed_myth, "1 of 6 parts", "which_mode['cpu_training']")
+        rejected(lesson.try_answer("l08-ex2", 'which_mode = {"values": "dynamic"}'), "one answer per statement",
+                 "placeholder")
+        passes(lesson, "l08-ex2")
+
+        # Exercise 3: make it learn
+        lesson.run_until("l08-ex3-answer")
+        rejected(lesson.try_answer("l08-ex3", "def train_fixed(steps=30):\n    raise NotImplementedError()"),
+                 "`train_fixed` still has its placeholder")
+        second_model = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="model = make_classifier()",
+                                                                        result="return model, losses"))
+        rejected(second_model, "the loss went down", "parameters of the model the loop calls")
+        no_return = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="", result="pass"))
+        rejected(no_return, "returns (model, losses)", "return model, losses")
+        passes(lesson, "l08-ex3")
+
+        # Exercise 4: the feed
+        lesson.run_until("l08-ex4-answer")
+        rejected(lesson.try_answer("l08-ex4", "fixed_feed = None"), "`fixed_feed` has no answer yet")
+        rejected(lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x, "lable": batch_y}'),
+                 "feed names match", "`name=` arguments")
+        float_label = lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x, "label": batch_y.astype("float32")}')
+        rejected(float_label, "did not warn about a fed dtype", "batch_y (int64) for label")
+        float64_x = lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x.astype("float64"), "label": batch_y}')
+        rejected(float64_x, "run_feed_program(fixed_feed)", "raised")
+        passes(lesson, "l08-ex4")
+
+        # Exercise 5: an export you can trust
+        lesson.run_until("l08-ex5-answer")
+        sot_export = lesson.try_answer("l08-ex5", """
+def export_fixed(model, prefix):
+    static_model = paddle.jit.to_static(model)
+    static_model(paddle.randn([5, 4]))
+    paddle.jit.save(static_model, prefix, input_spec=[InputSpec([None, 4], "float32", name="x")])
+""")
+        rejected(sot_export, "did not warn that your input_spec was ignored", "full_graph=True",
+                 "exported output at batch 3")
+        fixed_batch = lesson.try_answer("l08-ex5", """
+def export_fixed(model, prefix):
+    paddle.jit.save(paddle.jit.to_static(model, input_spec=[InputSpec([5, 4], "float32", name="x")],
+                                         full_graph=True), prefix)
+""")
+        rejected(fixed_batch, "exported output at batch 3", "batch dimension is None")
+        rejected(lesson.try_answer("l08-ex5", "def export_fixed(model, prefix):\n    raise NotImplementedError()"),
+                 "`export_fixed` still has its placeholder")
+        passes(lesson, "l08-ex5")
+
+        # Exercise 6: any batch size
+        lesson.run_until("l08-ex6-answer")
+        rejected(lesson.try_answer("l08-ex6", "any_batch_spec = None"), "`any_batch_spec` has no answer yet")
+        one = lesson.try_answer("l08-ex6", 'any_batch_spec = [InputSpec([1, 784], "float32", name="x")]')
+        rejected(one, "batch dimension of the InputSpec is None", "Make it None", "output at batch 8")
+        bare = lesson.try_answer("l08-ex6", 'any_batch_spec = InputSpec([None, 784], "float32", name="x")')
+        rejected(bare, "any_batch_spec is a list with one InputSpec", "Write a list")
+        passes(lesson, "l08-ex6")
+
+        # Exercise 7: predict without holding on
+        lesson.run_until("l08-ex7-answer")
+        holding = lesson.try_answer("l08-ex7", "def predict_all(model, batches):\n"
+                                               "    return [model(batch) for batch in batches]")
+        rejected(holding, "no prediction holds an autograd graph", "paddle.no_grad()")
+        joined = lesson.try_answer("l08-ex7", "def predict_all(model, batches):\n    with paddle.no_grad():\n"
+                                              "        return paddle.concat([model(b) for b in batches]).numpy()")
+        rejected(joined, "one prediction per batch", "one entry per batch")
+        assert lesson.try_answer("l08-ex7", "def predict_all(model, batches):\n"
+                                            "    return [model(b).detach() for b in batches]").passed
+        passes(lesson, "l08-ex7")
+
+        # Exercise 8: make it converge
+        lesson.run_until("l08-ex8-answer")
+        rejected(lesson.try_answer("l08-ex8", "converging = None"), "`converging` has no answer yet")
+        rejected(lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=0.01)"),
+                 "every loss is finite", "smaller learning rate")
+        rejected(lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=1e-8)"),
+                 "below 1/100 of the first", "ten times larger")
+        rejected(lesson.try_answer("l08-ex8", "converging = train_regression"), "converging is a list of losses",
+                 "converging = train_regression(...)")
+        passes(lesson, "l08-ex8")
+
+        # Exercise 9: evaluate in eval() mode, and give the model back in train() mode
+        lesson.run_until("l08-ex9-answer")
+        train_mode = lesson.try_answer("l08-ex9", EVALUATE.format(before="pass", after="pass"))
+        rejected(train_mode, "accuracy in evaluation mode", "model.eval()")
+        left_in_eval = lesson.try_answer("l08-ex9", EVALUATE.format(before="model.eval()", after="pass"))
+        rejected(left_in_eval, "1 of 3 parts", "back in training mode", "model.train()")
+        passes(lesson, "l08-ex9")
+
+        # Exercise 10: the first command
+        lesson.run_until("l08-ex10-answer")
+        run_check = lesson.try_answer("l08-ex10", 'first_for_device_cpu = "d"\nfirst_for_module_not_found = "b"\n'
+                                                  'first_for_slow_mirror = "a"')
+        rejected(run_check, "1 of 3 parts", "first_for_device_cpu", "WHICH Paddle packages")
+        rejected(lesson.try_answer("l08-ex10", 'first_for_device_cpu = "c"\nfirst_for_module_not_found = "c"\n'
+                                               'first_for_slow_mirror = "b"'),
+                 "2 of 3 parts", "which one runs your code", "pip really using")
+        passes(lesson, "l08-ex10")
