@@ -59,6 +59,12 @@ def test_ex1_gradient_check(lesson):
     # backward() twice: the gradient adds up
     rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\na.stop_gradient = False\nb = paddle.randn([3, 5])\n"
              "for _ in range(2):\n    paddle.matmul(a, b).sum().backward()", "a.grad", "backward() once")
+    # NumPy's float64 mixed with randn's float32: Paddle refuses in the answer cell, the check says what to use
+    rejected(lesson, "l00-ex1", "import numpy as np\na = paddle.to_tensor(np.random.rand(4, 3), stop_gradient=False)\n"
+             "b = paddle.randn([3, 5])\npaddle.matmul(a, b).sum().backward()",
+             "a has dtype float64; expected float32", "np.float32 / dtype='float32'")
+    rejected(lesson, "l00-ex1", "import numpy as np\na = paddle.to_tensor(np.ones((4, 3)), stop_gradient=False)\n"
+             "b = paddle.to_tensor(np.ones((3, 5)))\npaddle.matmul(a, b).sum().backward()", "float64", "Use float32")
     accepted(lesson, "l00-ex1", "a = paddle.to_tensor(np.ones((4, 3), 'float32'), stop_gradient=False)\n"
              "b = paddle.randn([3, 5])\npaddle.matmul(a, b).sum().backward()")
     solution_passes(lesson, "l00-ex1")
@@ -79,6 +85,13 @@ def test_ex2_one_off_mirror(lesson):
              "✗ it uses the mirror for this command only", "/simple included")
     rejected(lesson, "l00-ex2", f"one_off_install = ['pip', 'install', 'paddlepaddle==3.3.1', '-i', '{MIRROR}']",
              "✗ it is one string", "in quotes")
+    # a quote inside the command that has no partner: one part says so, the others still read the command
+    unpaired = rejected(lesson, "l00-ex2", f"one_off_install = 'pip install paddlepaddle==3.3.1 -i \"{MIRROR}'",
+                        "✗ its quotes pair up", "no partner")
+    assert "1 of 5 parts" in unpaired.message
+    not_text = rejected(lesson, "l00-ex2", "one_off_install = 42", "✗ it is one string", "in quotes")
+    assert "1 of 1 parts" in not_text.message
+    accepted(lesson, "l00-ex2", f"one_off_install = 'pip install paddlepaddle==3.3.1 -i {MIRROR}/'")   # pip takes it
     accepted(lesson, "l00-ex2", f"one_off_install = 'python -m pip install --index-url={MIRROR} paddlepaddle==3.3.1'")
     solution_passes(lesson, "l00-ex2")
 
@@ -94,7 +107,10 @@ def test_ex3_wheel_tags(lesson):
              "'paddlepaddle-3.3.1-cp311-cp311-macosx_11_0_arm64.whl']", "is not right", "macosx")
     rejected(lesson, "l00-ex3", f"fits_the_server = ['{linux311}']", "is not right", "manylinux")
     rejected(lesson, "l00-ex3", f"fits_the_server = '{linux311}'", "in a list")
-    rejected(lesson, "l00-ex3", "fits_the_server = [0, 4]", "not one of the options")
+    rejected(lesson, "l00-ex3", "fits_the_server = [0, 4]", "not one of the options", "the file names themselves")
+    rejected(lesson, "l00-ex3", "fits_the_server = ['paddlepaddle-3.3.1-cp311-cp311-linux_x86_64']",
+             "not one of the options", "from its first letter to .whl")
+    rejected(lesson, "l00-ex3", "fits_the_server = 5", "a list of file names")
     accepted(lesson, "l00-ex3", f"fits_the_server = ('{numpy311}', '{linux311}')")
     solution_passes(lesson, "l00-ex3")
 
@@ -112,5 +128,14 @@ def test_ex4_dockerfile_line(lesson):
     rejected(lesson, "l00-ex4", f"run_line = '{config} && {install}'", "✗ it is a RUN instruction", "RUN ")
     rejected(lesson, "l00-ex4", f"run_line = 'RUN pip install --no-cache-dir -i {MIRROR} paddlepaddle==3.3.1'",
              "✗ two commands joined by &&")
+    # the backslash kept on one line: only that part fails, and it names the backslash
+    stray = rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} \\\\ && {install}'", "✗ no stray backslash",
+                     "Take the backslash")
+    assert "1 of 6 parts" in stray.message
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} && \\\\ {install}'", "✗ no stray backslash")
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN {config} \\\\\\n && {install}'", "✗ no stray backslash")
+    rejected(lesson, "l00-ex4", f"run_line = 'RUN pip config set global.index-url \"{MIRROR} && {install}'",
+             "✗ its quotes pair up")
+    rejected(lesson, "l00-ex4", f"run_line = ['RUN {config}', '{install}']", "✗ it is one string", "1 of 1 parts")
     accepted(lesson, "l00-ex4", f"run_line = 'RUN {config} && pip install paddlepaddle==3.3.1 --no-cache-dir'")
     solution_passes(lesson, "l00-ex4")
