@@ -48,7 +48,12 @@ def test_ex1_which_hold_numbers(lesson):
     rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'd', 'e', 'f']", "is not right", "recipe steps")
     rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'f']", "is not right", "e is what the Executor fetched")
     rejected(lesson, "l01-ex1", "holds_numbers_now = ['e']", "is not right", "a and f were computed in dynamic mode")
-    rejected(lesson, "l01-ex1", "holds_numbers_now = 'aef'", "each in quotes")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = 'aef'", "each in its own quotes")
+    # the objects instead of their letters (they are not hashable: the check must not crash on them)
+    objects = rejected(lesson, "l01-ex1", "holds_numbers_now = [a, e, f]", "the objects themselves", "in quotes")
+    assert "could not be checked" not in objects.message
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['a', 'e', 'g']", "only the letters a to f")
+    rejected(lesson, "l01-ex1", "holds_numbers_now = ['a, e, f']", "each in its own quotes")
     accepted(lesson, "l01-ex1", "holds_numbers_now = {'F', 'e', ' a '}")
     solution_passes(lesson, "l01-ex1")
 
@@ -117,6 +122,25 @@ def test_ex3_static_double_mlp(lesson):
     rejected(lesson, "l01-ex3", ex3(run=RUN.replace("result, =", "result =")), "shape [1, 5, 3]", "unpacks")
     # a wrong input width
     rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace("[None, 4]", "[None, 3]")), "`static_double_mlp(batch)` raised")
+    # the layers made outside program_guard (Paddle: "Not found key in IRMapping"), or before static_mode()
+    inside = "Create the layers inside the program_guard block"
+    outside_guard = ex3(recipe=RECIPE.replace("make_mlp()(inputs)", "model(inputs)")).replace(
+        "        main, startup =", "        model = make_mlp()\n        main, startup =")
+    rejected(lesson, "l01-ex3", outside_guard, "Not found key in IRMapping", inside)
+    before_static = ex3(recipe=RECIPE.replace("make_mlp()(inputs)", "model(inputs)")).replace(
+        "    with static_mode():", "    model = make_mlp()\n    with static_mode():")
+    rejected(lesson, "l01-ex3", before_static, inside)
+    # the recipe written below program_guard, not under it: a hint, and the kernel lives on
+    rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.splitlines()[0]).replace(
+        "        executor = paddle", "        doubled = make_mlp()(inputs) * 2\n        executor = paddle", 1),
+        "indented under it")
+    # the startup program never run
+    rejected(lesson, "l01-ex3", ex3().replace("        executor.run(startup)\n", ""), "executor.run(startup)")
+    # a float64 input slot for the float32 batch
+    rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace('dtype="float32"', 'dtype="float64"')), 'dtype="float32"')
+    # the batch made a tensor inside static_mode()
+    rejected(lesson, "l01-ex3", ex3(run=RUN.replace('feed={"inputs": batch}', 'feed={"inputs": paddle.to_tensor(batch)}')),
+             "Feed the NumPy batch as it is")
     accepted(lesson, "l01-ex3", ex3(run=RUN.replace("result, =", "result = executor.run(main, feed={'inputs': batch}, "
                                                     "fetch_list=[doubled])[0]\n        _ =")))
     assert lesson.run_code("assert paddle.in_dynamic_mode()").passed
