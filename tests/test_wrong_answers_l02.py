@@ -48,7 +48,12 @@ def test_ex1_who_is_tracked(lesson):
     rejected(lesson, "l02-ex1", "tracked = ['b', 'c', 'd', 'e']", "is not right", "c = a * 2 has only untracked inputs")
     rejected(lesson, "l02-ex1", "tracked = ['b', 'd']", "is not right", "parameters start tracked")
     rejected(lesson, "l02-ex1", "tracked = ['b', 'e']", "is not right", "d = a + b has the tracked b")
-    rejected(lesson, "l02-ex1", "tracked = 'bde'", "each in quotes")
+    rejected(lesson, "l02-ex1", "tracked = 'bde'", "each in its own quotes")
+    # the tensors instead of their letters: the hint is about the form, not about e
+    objects = rejected(lesson, "l02-ex1", "tracked = [b, d, e]", "the tensors themselves", "in quotes")
+    assert "bias" not in objects.message
+    rejected(lesson, "l02-ex1", "tracked = ['b', 'd', 'e', 'x']", "only the letters a to e")
+    rejected(lesson, "l02-ex1", "tracked = 3", "a list of letters")
     accepted(lesson, "l02-ex1", "tracked = ('e', 'D', 'b')")
     solution_passes(lesson, "l02-ex1")
 
@@ -68,6 +73,9 @@ def test_ex2_chain_rule(lesson):
     # the lesson's own point copied (w = 2, x = 3, b = 1)
     rejected(lesson, "l02-ex2", "dz_dw = 42\ndz_dx = 28\ndz_db = 14", "3 of 3 parts", "at the new point")
     rejected(lesson, "l02-ex2", "dz_dw = '8'\ndz_dx = -4\ndz_db = 4", "✗ dz_dw", "not a number")
+    listed = rejected(lesson, "l02-ex2", "dz_dw = [8, -4, 4]\ndz_dx = -4\ndz_db = 4", "a list of 3 values",
+                      "the answer is a single number")
+    assert "tensor" not in listed.message
     accepted(lesson, "l02-ex2", "dz_dw = paddle.to_tensor([8.0])\ndz_dx = -4.0\ndz_db = np.float32(4)")
     solution_passes(lesson, "l02-ex2")
 
@@ -124,6 +132,14 @@ def test_ex4_fix_the_loop(lesson):
     # a model of its own, not the lesson's
     rejected(lesson, "l02-ex4", ex4(top=CLEAR).replace("fresh_regression()", "(lambda m: (m, paddle.optimizer.SGD("
              "learning_rate=0.1, parameters=m.parameters())))(paddle.nn.Linear(1, 1))"), "✗ first loss", "model, data")
+    # clear_grad named but not called
+    rejected(lesson, "l02-ex4", ex4(after="        optimizer.clear_grad\n"), "✗ the loss settles below 0.01",
+             "brackets included")
+    # the append (or the return) inside the wrong block: the count is said
+    rejected(lesson, "l02-ex4", ex4(top=CLEAR, end="    return losses\n").replace(
+        "        losses.append(loss.item())", "    losses.append(loss.item())"),
+        "it returned a list of 1", "inside the loop")
+    rejected(lesson, "l02-ex4", ex4(top=CLEAR, end="        return losses\n"), "it returned a list of 1")
     # the learner's own form: tensors appended instead of .item(), cleared after step()
     accepted(lesson, "l02-ex4", ex4(after=CLEAR, value="loss"))
     solution_passes(lesson, "l02-ex4")
