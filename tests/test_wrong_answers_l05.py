@@ -76,6 +76,13 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
             rejected(lesson.try_answer("l05-ex2", wrong), "F.relu(ex2_model.fc1(x))", "load_weights")
         rejected(lesson.try_answer("l05-ex2", EX2.format(hidden=relu, load=LOAD, answer="hidden_values")),
                  "float(fetched.mean())")                                                   # the array, not its mean
+        # the program run without scope=: Paddle says "Cannot find ... in scope", the check says where to look
+        no_scope = EX2.format(hidden=relu, load=LOAD, answer=mean).replace("[ex2_hidden], scope=ex2_scope)", "[ex2_hidden])")
+        result = lesson.try_answer("l05-ex2", no_scope)
+        assert "Cannot find" in result.answer_error, result
+        rejected(result, "`static_hidden_mean` has no answer yet", "scope=", "F.relu(ex2_model.fc1(x))")
+        # last: ex2_hidden.mean() outside program_guard puts an op in the default program that points into ex2_main,
+        # and Paddle aborts the kernel when a later answer frees that program (lesson 04, section 5)
         rejected(lesson.try_answer("l05-ex2", EX2.format(hidden=relu, load=LOAD, answer="ex2_hidden.mean()")),
                  "symbolic")                                                                # a graph value
         assert lesson.run_cell_of("l05-ex2-answer").passed
