@@ -290,6 +290,12 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
     """
     _require_answer(name, found)
     want = _as_numbers("expected", expected)
+    if isinstance(found, (dict, set, frozenset)):  # the answer wrapped in a container: say what form is wanted
+        raise CheckFailed(
+            f"{name} is a {type(found).__name__}, but the answer is {_kind(expected, want)}.",
+            hint=f"{'Return' if str(name).endswith(')') else 'Give'} the value itself, not a {type(found).__name__} "
+            "that holds it.",
+        )
     got = _as_numbers(name, found)
     if _is_listlike(expected) and _is_single_number(found):
         raise CheckFailed(

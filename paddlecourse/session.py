@@ -139,7 +139,13 @@ def undefined_name_sentence(error, tb=None):
     where = ""
     if innermost is not None and not innermost.co_name.startswith("<"):
         where = f" (your function `{innermost.co_name}` uses it)"
-    return (f"`{match.group('name')}` is not defined yet{where}: run the cell that defines it — usually the "
+    name = match.group("name")
+    if len(name) == 1 and name.isupper() or name in ("pd_op", "builtin"):  # `answer = B`, `answer = pd_op.tanh`
+        what = "the letter" if len(name) == 1 else "an op name"
+        return (f"`{name}` is not defined yet{where}: if you meant {what} as an answer, write it in quotes, "
+                f"\"{name}{'' if len(name) == 1 else '...'}\"; otherwise run the cell that defines it — usually the "
+                "answer cell above, or the lesson's earlier cells after a kernel restart.")
+    return (f"`{name}` is not defined yet{where}: run the cell that defines it — usually the "
             "answer cell above, or the lesson's earlier cells after a kernel restart.")
 
 

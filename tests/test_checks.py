@@ -109,7 +109,7 @@ def test_reveal_false_keeps_the_answer_out_of_the_message():
         ([1, [2, 3]], "rows have different lengths"),
         (float("nan"), "contains NaN"),
         (float("inf"), "contains inf"),
-        ({"a": 1}, "is a dict"),
+        ({"a": 1}, "is a dict, but the answer is a single number"),
         (print, "If it is a function, call it"),
         (object(), "is a object, not a number"),
         ([1.0, 2.0], "is a list of 2 values, but the answer is a single number"),

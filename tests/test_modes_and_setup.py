@@ -82,6 +82,9 @@ def test_setup_shows_an_undefined_name_as_one_sentence_and_other_errors_as_usual
             "NameError: `hidden_shape` is not defined yet: run the cell that defines it — usually the answer cell "
             "above, or the lesson's earlier cells after a kernel restart.")
         with capture_output() as shown:
+            shell.run_cell('mismatch_cause = B')          # a multiple-choice letter without its quotes
+        assert 'write it in quotes, "B"' in shown.stdout and "Traceback" not in shown.stdout
+        with capture_output() as shown:
             shell.run_cell("def f():\n    y = y + 1\n    return y\nf()")
         assert "UnboundLocalError" in shown.stdout and "Traceback" in shown.stdout  # a bug in a function keeps it
         with capture_output() as shown:

@@ -38,6 +38,10 @@ EX1_WRONG = {
     "no return": (
         epoch_function([FORWARD, "loss.backward()", "optimizer.step()", "optimizer.clear_grad()", LOG])
         .replace("    return float(np.mean(losses))\n", ""), ["returned None"]),
+    "the mean in a dict": (
+        epoch_function([FORWARD, "loss.backward()", "optimizer.step()", "optimizer.clear_grad()", LOG])
+        .replace("return float(np.mean(losses))", "return {'loss': float(np.mean(losses))}"),
+        ["is a dict, but the answer is a single number", "not a dict"]),
 }
 EX1_RIGHT = {
     "clear_grad at the top of the loop": epoch_function(
@@ -68,6 +72,8 @@ EX2_WRONG = {
     "a percentage": (evaluate_function(after=RESTORE, result="100 * correct / total"), ["fraction (0 to 1)"]),
     "the number of correct answers": (evaluate_function(after=RESTORE, result="correct"), ["fraction (0 to 1)"]),
     "no return": (evaluate_function(after=RESTORE).replace("    return correct / total\n", ""), ["returned None"]),
+    "the accuracy in a dict": (evaluate_function(after=RESTORE, result="{'accuracy': correct / total}"),
+                               ["is a dict, but the answer is a single number", "not a dict"]),
 }
 EX2_RIGHT = {"the accuracy as a Paddle tensor": evaluate_function(after=RESTORE,
                                                                   result="paddle.to_tensor(correct / total)")}
@@ -87,7 +93,16 @@ EX3_WRONG = {
     "index + 1 on the label": (pairs_class("return self.images[index], self.labels[(index + 1) % len(self.labels)]"),
                                ["the labels of items 0-7", "Compare the index"]),
     "the shift moved to the image": (pairs_class("return self.images[index - 1], self.labels[index]"),
-                                     ["the image of item 5", "index the images"]),
+                                     ["the image of item 5", "the image first"]),
+    # the last item reads past the end: inside a DataLoader this IndexError would hang the kernel
+    "index + 1 on the label, past the end": (pairs_class("return self.images[index], self.labels[index + 1]"),
+                                             ["fixed_pairs[1347] raised IndexError", "not index + 1"]),
+    "only the image": (pairs_class("return self.images[index]"), ["is a pair (image, label)", "return image, label"]),
+    "label and image swapped": (pairs_class("return self.labels[index], self.images[index]"),
+                                ["the image of item 5", "the image first"]),
+    "a dict": (pairs_class("return {'image': self.images[index], 'label': self.labels[index]}"),
+               ["is a pair (image, label)", "it is one dict"]),
+    "nothing returned": (pairs_class("self.images[index], self.labels[index]"), ["it is None", "return image, label"]),
 }
 EX3_RIGHT = {"Paddle tensors": pairs_class(
     "return paddle.to_tensor(self.images[index]), paddle.to_tensor(self.labels[index])")}

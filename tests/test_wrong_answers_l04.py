@@ -118,10 +118,16 @@ def line_fit(steps=100, learning_rate=0.1, inside=True, startup=True, keep="floa
 
 EX4_WRONG = {
     # first, while no `line.*` parameter exists yet in the global scope
-    "the startup program never run": (line_fit(startup=False), ["line_losses is a list", "run `exe.run(line_startup)` once first"]),
+    "the startup program never run": (line_fit(startup=False), ["line_losses is a list", "exe.run(line_startup)` once"]),
     "the untouched stub": (EX4_STUB, ["line_main holds optimizer ops", "line_losses is a list", "still None"]),
     "only 10 steps": (line_fit(steps=10), ["line_losses is a list with one loss per step", "100 steps"]),
     "a learning rate 100 times too small": (line_fit(learning_rate=0.001), ["fell below 1%", "learning_rate=0.1"]),
+    # the programs built inside static_mode(), the training loop outside it: exe.run raises a fetch_list TypeError
+    "the training loop outside static_mode()": (
+        line_fit().replace("\n    line_losses = []\n    for step in range(100):\n        value, =",
+                           "\nline_losses = []\nfor step in range(100):\n    value, =")
+        .replace("        line_losses.append(", "    line_losses.append("),
+        ["it is a list of 0", "inside `with paddlecourse.static_mode():`", "TypeError: The item in fetch_list"]),
 }
 EX4_RIGHT = {"the fetched arrays kept as they are": line_fit(keep="value")}
 # minimize outside the guard is tried last (it can abort the kernel when the programs are freed)

@@ -53,7 +53,14 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
                     "    ex1_logits, = " + EX1_RUN.format(scope=""))
         result = lesson.try_answer("l05-ex1", no_scope)
         assert "Cannot find" in result.answer_error and "in scope" in result.answer_error, result
-        rejected(result, "`ex1_logits` has no answer yet")
+        rejected(result, "`ex1_logits` has no answer yet", "scope=ex1_scope")
+        # fetched the training program's logits from the inference copy: exe.run returns an empty list
+        train_handle = (EX1_STUB + "with static_mode():\n    load_weights(ex1_model, start_weights, ex1_scope)\n"
+                        "    ex1_logits, = " + EX1_RUN.format(scope=", scope=ex1_scope").replace("infer_logits", "logits"))
+        result = lesson.try_answer("l05-ex1", train_handle)
+        assert "not enough values to unpack" in result.answer_error, result
+        rejected(result, "`ex1_logits` has no answer yet", "infer_logits (not logits)", "scope=ex1_scope")
+        rejected(lesson.try_answer("l05-ex1", "ex1_logits = {'logits': eager_logits}"), "is a dict", "array of shape [8, 10]")
         assert lesson.run_cell_of("l05-ex1-answer").passed
         right = lesson.run_cell_of("l05-ex1")
         assert right.passed and "✓ ex1_logits" in right.output, right
@@ -69,6 +76,13 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
             rejected(lesson.try_answer("l05-ex2", wrong), "F.relu(ex2_model.fc1(x))", "load_weights")
         rejected(lesson.try_answer("l05-ex2", EX2.format(hidden=relu, load=LOAD, answer="hidden_values")),
                  "float(fetched.mean())")                                                   # the array, not its mean
+        # the program run without scope=: Paddle says "Cannot find ... in scope", the check says where to look
+        no_scope = EX2.format(hidden=relu, load=LOAD, answer=mean).replace("[ex2_hidden], scope=ex2_scope)", "[ex2_hidden])")
+        result = lesson.try_answer("l05-ex2", no_scope)
+        assert "Cannot find" in result.answer_error, result
+        rejected(result, "`static_hidden_mean` has no answer yet", "scope=", "F.relu(ex2_model.fc1(x))")
+        # last: ex2_hidden.mean() outside program_guard puts an op in the default program that points into ex2_main,
+        # and Paddle aborts the kernel when a later answer frees that program (lesson 04, section 5)
         rejected(lesson.try_answer("l05-ex2", EX2.format(hidden=relu, load=LOAD, answer="ex2_hidden.mean()")),
                  "symbolic")                                                                # a graph value
         assert lesson.run_cell_of("l05-ex2-answer").passed
@@ -81,6 +95,10 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
         for letter in ("A", "C", "D"):
             rejected(lesson.try_answer("l05-ex3", f"mismatch_cause = {letter!r}"), "train_program")
         rejected(lesson.try_answer("l05-ex3", "mismatch_cause = 'E'"), "not one of the options")
+        # the letter without quotes: a NameError in the answer cell, and the check says to add the quotes
+        result = lesson.try_answer("l05-ex3", "mismatch_cause = None\nmismatch_cause = B")
+        assert "NameError" in result.answer_error, result
+        rejected(result, "`mismatch_cause` has no answer yet", 'mismatch_cause = "A"', "in quotes")
         assert lesson.try_answer("l05-ex3", "mismatch_cause = ' b '").passed      # case and spaces do not matter
         assert lesson.run_cell_of("l05-ex3-answer").passed
         assert lesson.run_cell_of("l05-ex3").passed
