@@ -92,7 +92,7 @@ def test_a_clean_model_passes_and_reports_what_it_did():
         (b, runner, "same") for b in (1, 3, 8) for runner in ("jit.load", "predictor")}
     text = str(report)
     assert text.startswith("Export check PASSED")
-    assert "converted by   : paddle.jit.save(layer, path, input_spec=...)" in text
+    assert "converted by       : paddle.jit.save(layer, path, input_spec=...)" in text
     html = report._repr_html_()
     assert "<table>" in html and "PASSED" in html
     for shown in (text, html):  # no machine paths or addresses in what the notebook shows
@@ -259,3 +259,38 @@ def test_make_inputs_is_used_for_every_batch(batch_sizes):
     assert report.ok, str(report)
     assert set(seen) == set(batch_sizes)
     assert {r.runner for r in report.runs} == {"jit.load"}
+
+
+def test_a_float64_spec_with_a_fixed_batch_lists_both_problems():
+    """The dtype is named, and the check goes on with float32 inputs, so a fixed batch that bites is found too."""
+    report = check_export(fresh(ReshapeByBatch), [InputSpec([1, 784], "float64", "x")], batch_sizes=(1, 4))
+    assert report.kinds == {"dtype", "fixed-batch"}, str(report)
+    assert "InputSpec([None, 784], 'float32', ...)" in report.problems[0].fix
+
+
+def test_every_float64_input_is_named_at_once():
+    report = check_export(fresh(TwoInputs), [InputSpec([None, 4], "float64", "a"), InputSpec([None, 4], "float64", "b")],
+                          batch_sizes=(2,))
+    assert report.kinds == {"dtype"}, str(report)
+    assert "2 of 2 inputs" in report.problems[0].problem and report.problems[0].fix.count("float32") >= 2
+
+
+def test_the_class_inputspec_or_a_shape_is_named_not_raised():
+    assert check_export(fresh(TinyMLP), [InputSpec]).kinds == {"not-a-spec"}
+    assert "the class InputSpec itself" in check_export(fresh(TinyMLP), InputSpec).problems[0].problem
+    assert check_export(fresh(TinyMLP), [[None, 784]]).kinds == {"not-a-spec"}
+
+
+def test_the_text_report_says_what_the_saved_model_expects():
+    text = str(check_export(fresh(TinyMLP), SPEC, batch_sizes=(1, 2)))
+    assert "  saved model expects: [None, 784] float32" in text, text
+    assert "  input spec         : [None, 784] float32" in text, text
+
+
+class TwoInputs(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, a, b):
+        return self.fc(a + b)
