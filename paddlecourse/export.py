@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["check_export", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
+__all__ = ["check_export", "check_input_spec", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
 
 
 @dataclass
@@ -643,3 +643,56 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
             "The layer was converted with to_static in the default mode (SOT). It exported correctly here, "
             "but SOT keeps the shapes of the last call when it has been called before export; "
             "full_graph=True is the safer way to export.")
+
+
+# ---------------------------------------------------------------- checking a learner's InputSpec
+
+def check_input_spec(name, found, features, dtype="float32", *, list_required=True):
+    """Pass when ``found`` is ``[InputSpec([None, *features], dtype, ...)]``; otherwise one sentence that says what to change.
+
+    ``features``: the dimensions after the batch, e.g. ``[784]``. With ``list_required=False`` one
+    InputSpec without a list passes too. The mistakes named: no answer yet, the class ``InputSpec``
+    itself, a shape instead of an InputSpec, a spec not in a list, a fixed batch size (the mistake
+    lesson 06 warns about), other dimensions, a dtype that is not the weights'.
+    """
+    from .checks import CheckFailed, _learner_facing, _passed, _require_answer
+
+    @_learner_facing
+    def check(name, found):
+        from paddle.static import InputSpec
+
+        _require_answer(name, found)
+        wanted = f"InputSpec({_dims_text([None] + list(features))}, '{dtype}', 'x')"
+        in_list = f"[{wanted}]" if list_required else wanted
+        items = list(found) if isinstance(found, (list, tuple)) else [found]
+        if any(item is InputSpec for item in items):
+            raise CheckFailed(f"`{name}` holds the class InputSpec itself, not an InputSpec made from it: call it "
+                              f"with a shape and a dtype, {in_list}.")
+        if isinstance(found, (list, tuple)) and found and all(isinstance(d, (int, type(None))) for d in found):
+            raise CheckFailed(f"`{name}` is a shape ({_short(list(found))}), not an InputSpec: wrap the shape in an "
+                              f"InputSpec, {in_list}.")
+        if isinstance(found, InputSpec) and list_required:
+            raise CheckFailed(f"`{name}` is one InputSpec; input_spec takes a list of them: put it in square "
+                              f"brackets, {in_list}.")
+        if not isinstance(found, (list, tuple, InputSpec)):
+            raise CheckFailed(f"`{name}` is a {type(found).__name__}, not a list with one InputSpec: write {in_list}.")
+        if len(items) != 1 or not isinstance(items[0], InputSpec):
+            what = f"{len(items)} items" if len(items) != 1 else f"a {type(items[0]).__name__}"
+            raise CheckFailed(f"`{name}` holds {what}; the model has one input, so it needs exactly one InputSpec: "
+                              f"{in_list}.")
+        spec = items[0]
+        shape = list(spec.shape)
+        problems = []
+        if shape and not _is_dynamic(shape[0]):
+            problems.append(f"it fixes the batch size at {int(shape[0])} ({_dims_text(shape)}), which the export "
+                            "bakes in: write None for the batch dimension")
+        if [int(d) if not _is_dynamic(d) else None for d in shape[1:]] != list(features):
+            problems.append(f"it describes {_dims_text(shape)} but the model takes "
+                            f"{_dims_text([None] + list(features)).replace('None', 'batch', 1)}")
+        if _dtype_text(spec.dtype) != dtype:
+            problems.append(f"its dtype is {_dtype_text(spec.dtype)} but the model's weights are {dtype}")
+        if problems:
+            raise CheckFailed(f"`{name}`: {'; '.join(problems)}. Write {in_list}.")
+        _passed(name, f"{_dims_text(shape)} {_dtype_text(spec.dtype)}")
+
+    return check(name, found)

@@ -294,3 +294,32 @@ class TwoInputs(nn.Layer):
 
     def forward(self, a, b):
         return self.fc(a + b)
+
+
+@pytest.mark.parametrize("answer, words", [
+    (None, "has no answer yet"),
+    (InputSpec, "the class InputSpec itself"),
+    ([InputSpec], "the class InputSpec itself"),
+    ([None, 784], "is a shape ([None, 784]), not an InputSpec"),
+    (InputSpec([None, 784], "float32", "x"), "put it in square brackets"),
+    ("x", "is a str, not a list with one InputSpec"),
+    ([InputSpec([1, 784], "float32", "x")], "fixes the batch size at 1 ([1, 784])"),
+    ([InputSpec([None, 28, 28], "float32", "x")], "it describes [None, 28, 28] but the model takes [batch, 784]"),
+    ([InputSpec([None, 784], "float64", "x")], "its dtype is float64 but the model's weights are float32"),
+])
+def test_check_input_spec_names_each_likely_mistake_in_one_sentence(answer, words):
+    from paddlecourse import CheckFailed
+    from paddlecourse.export import check_input_spec
+
+    with pytest.raises(CheckFailed) as failure:
+        check_input_spec("any_batch_spec", answer, [784])
+    assert words in str(failure.value) and "Traceback" not in str(failure.value)
+
+
+def test_check_input_spec_accepts_none_or_minus_one_and_optionally_a_bare_spec(capsys):
+    from paddlecourse.export import check_input_spec
+
+    check_input_spec("spec", [InputSpec([None, 784], "float32", "x")], [784])
+    check_input_spec("spec", (InputSpec([-1, 784], "float32"),), [784])
+    check_input_spec("spec", InputSpec([None, 784]), [784], list_required=False)
+    assert capsys.readouterr().out.count("✓ spec: [None, 784] float32") == 3
