@@ -622,6 +622,7 @@ class Parts:
         except CheckFailed as failed:
             self.parts.append(_Part(str(label), False, failed.message, failed.hint))
             self.parts[-1].call_failed = True
+            self.parts[-1].unanswered = getattr(failed, "unanswered", None)  # run_answer(label, None)
             self._failed_calls.append((str(label), _function_name(label, function)))
             return None
 
