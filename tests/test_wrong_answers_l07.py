@@ -117,6 +117,11 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         rejected(adam_three, "adam_bytes", "two moments")
         no_bytes = lesson.try_answer("l07-ex4", right + "momentum_bytes = params_ex4 * 3\nadam_bytes = params_ex4 * 4")
         rejected(no_bytes, "2 of 3 parts", "4 bytes (float32)")
+        whole_estimate = lesson.try_answer("l07-ex4", "params_ex4 = 61410\n"
+                                       "momentum_bytes = memory.estimate_training_memory(61410, 'float32', 'momentum')\n"
+                                       "adam_bytes = memory.estimate_training_memory(61410, 'float32', 'adam')")
+        rejected(whole_estimate, "momentum_bytes is a number does not hold: it is the whole MemoryEstimate", ".total_bytes")
+        assert "✓ params_ex4" in whole_estimate.message
         assert "61410" not in no_biases.message and "736920" not in sgd_multiplier.message  # answers stay hidden
         passes(lesson, "l07-ex4")
 
