@@ -612,8 +612,12 @@ class Parts:
         return self._record(check_true, name, condition, **kwargs)
 
     def check(self, check_function, name, found, *args, **kwargs):
-        """Any check function with the signature ``check_function(name, found, ...)``, recorded as a part."""
-        return self._record(check_function, name, found, *args, **kwargs)
+        """Any check function with the signature ``check_function(name, found, ...)``, recorded as a part.
+
+        Returns True when the part passed, so later parts can depend on it.
+        """
+        self._record(check_function, name, found, *args, **kwargs)
+        return bool(self.parts) and self.parts[-1].passed
 
     def run_answer(self, label, function, *args, **kwargs):
         """Like run_answer(), but a failure is recorded as a part and None is returned."""

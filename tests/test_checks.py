@@ -522,3 +522,10 @@ def test_run_answer_on_paddles_own_code_does_not_say_call_it_alone():
         run_answer("paddle.jit.save(...)", paddle.nn.Linear(3, 2), paddle.ones([8, 4]),
                    hint="Look at the batch dimension of any_batch_spec.")
     assert str(failure.value).endswith("Hint: Look at the batch dimension of any_batch_spec.")
+
+
+def test_parts_check_records_any_check_and_says_whether_it_passed():
+    with pytest.raises(CheckFailed):
+        with check_parts("spec", fold=True) as parts:
+            assert parts.check(check_value, "a", 1.0, 1.0) is True
+            assert parts.check(check_value, "b", 2.0, 1.0) is False
