@@ -88,10 +88,12 @@ def no_answer_yet(name, found=None):
             f"`{name}` returned {found!r}: finish the function in the answer cell above so that it returns "
             "its result, run that cell, then this one."
         )
-    return CheckFailed(
+    failed = CheckFailed(
         f"`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
         "run that cell, then this one."
     )
+    failed.unanswered = name  # check_parts(..., fold=True) names all such variables in one sentence
+    return failed
 
 
 def _require_answer(name, found):
@@ -482,7 +484,7 @@ def _is_untouched_stub(error):
     return isinstance(error, NotImplementedError) and not any(str(a).strip() for a in error.args)
 
 
-def run_answer(label, function, *args, **kwargs):
+def run_answer(label, function, *args, hint=None, **kwargs):
     """Call the learner's ``function(*args, **kwargs)`` and return its result.
 
     Whatever the call raises becomes one CheckFailed sentence (the untouched
@@ -490,6 +492,8 @@ def run_answer(label, function, *args, **kwargs):
     never shows a traceback from the learner's code. ``label`` is how the call
     reads in the check cell, e.g. ``"static_double_mlp(batch)"``.
     A kernel the call left in static mode is put back in dynamic mode.
+    ``hint`` replaces the default advice when the call is not the learner's own code
+    (Paddle's jit.save, a lesson's helper fed the learner's answer): name the learner's line to fix.
     """
     __tracebackhide__ = True
     name = _function_name(label, function)
@@ -513,16 +517,26 @@ def run_answer(label, function, *args, **kwargs):
                 f"`{name}` still has its placeholder: replace `raise NotImplementedError()` in the answer cell "
                 "with your code, run it, then run this cell again."
             ) from None
+        if hint is None and _is_paddles_own(function):  # not the learner's code: no use calling it alone
+            hint = "The fix goes in your answer in the answer cell above."
         raise CheckFailed(
             f"`{label}` raised {first_sentence(error)}",
-            hint=f"Call `{label}` in a cell of its own to see the whole error; the fix goes in the answer cell "
-            "above.",
+            hint=hint or f"Call `{label}` in a cell of its own to see the whole error; the fix goes in the answer "
+            "cell above.",
         ) from None
     finally:
         if was_dynamic and not _in_dynamic_mode():  # the call died between enable_static() and disable_static()
             import paddle
 
             paddle.disable_static()
+
+
+def _is_paddles_own(function):
+    """A Paddle function or object (paddle.jit.save, a loaded model), not code the learner wrote."""
+    module = getattr(function, "__module__", None) or getattr(type(function), "__module__", "") or ""
+    if not isinstance(function, type) and not hasattr(function, "__code__"):
+        module = getattr(type(function), "__module__", "") or module
+    return module == "paddle" or module.startswith("paddle.")
 
 
 def _in_dynamic_mode():
@@ -552,8 +566,9 @@ class _Part:
 class Parts:
     """The checks of one multi-part exercise; each failure is recorded, not raised (see check_parts)."""
 
-    def __init__(self, title):
+    def __init__(self, title, fold=False):
         self.title = title
+        self.fold = fold  # see _folded_report
         self.parts = []
         self._failed_calls = []  # (label, function name) of run_answer calls that failed
 
@@ -565,13 +580,21 @@ class Parts:
             for label, function_name in self._failed_calls:
                 if str(name) in (label, function_name) or str(name).startswith(f"{function_name}("):
                     self.parts.append(_Part(name, False, f"not checked: `{label}` failed above."))
+                    self.parts[-1].stopped_by = label
                     return None
+            last = self.parts[-1] if self.parts else None
+            if self.fold and last is not None and getattr(last, "call_failed", False):
+                # the value came from the call that just failed: that failure is the message
+                self.parts.append(_Part(name, False, f"not checked: `{last.name}` failed above."))
+                self.parts[-1].stopped_by = last.name
+                return None
         printed = io.StringIO()
         try:
             with contextlib.redirect_stdout(printed):
                 check(name, found, *args, **kwargs)
         except CheckFailed as failed:
             self.parts.append(_Part(name, False, failed.message, failed.hint))
+            self.parts[-1].unanswered = getattr(failed, "unanswered", None)
             return None
         self.parts.append(_Part(name, True, printed.getvalue().strip()))
         return None
@@ -594,21 +617,90 @@ class Parts:
     def check_true(self, name, condition, **kwargs):
         return self._record(check_true, name, condition, **kwargs)
 
+    def check(self, check_function, name, found, *args, **kwargs):
+        """Any check function with the signature ``check_function(name, found, ...)``, recorded as a part.
+
+        Returns True when the part passed, so later parts can depend on it.
+        """
+        self._record(check_function, name, found, *args, **kwargs)
+        return bool(self.parts) and self.parts[-1].passed
+
     def run_answer(self, label, function, *args, **kwargs):
         """Like run_answer(), but a failure is recorded as a part and None is returned."""
         try:
             return run_answer(label, function, *args, **kwargs)
         except CheckFailed as failed:
             self.parts.append(_Part(str(label), False, failed.message, failed.hint))
+            self.parts[-1].call_failed = True
+            self.parts[-1].unanswered = getattr(failed, "unanswered", None)  # run_answer(label, None)
             self._failed_calls.append((str(label), _function_name(label, function)))
             return None
 
     def report(self):
         """The one message: a headline, then ✓/✗ per part."""
+        if self.fold:
+            return self._folded_report()
         wrong = [p for p in self.parts if not p.passed]
         lines = [p.line() for p in self.parts]
         if not wrong:
             return "\n".join(lines)
+        head = f"{self.title}: {len(wrong)} of {len(self.parts)} parts are not right yet."
+        return "\n".join([head, *lines])
+
+
+    def _folded_report(self):
+        """Like report(), with each cause said once.
+
+        Variables with no answer yet are named in one sentence; parts that failed the same way (the same
+        error from the learner's function, the same message) are one line ending "This also stops: ...";
+        a part that could not be checked because a call failed is named on that call's line. When one
+        line is left and nothing passed, the message is that one sentence.
+        """
+        lines, wrong, groups = [], [p for p in self.parts if not p.passed], {}
+        unanswered = [p for p in wrong if getattr(p, "unanswered", None)]
+        for part in self.parts:
+            if part.passed:
+                lines.append(part.line())
+                continue
+            if getattr(part, "unanswered", None):
+                if part is unanswered[0]:
+                    lines.append(None)  # filled in below, where the first unanswered part was
+                continue
+            stopped_by = getattr(part, "stopped_by", None)
+            if stopped_by is not None and stopped_by in groups:
+                continue  # its call's line says why
+            key = (part.text.replace(str(part.name), "\0"), (part.hint or "").replace(str(part.name), "\0"))
+            if key in groups:
+                groups[key][1].append(part.name)
+                groups[str(part.name)] = groups[key]
+                continue
+            groups[key] = groups[str(part.name)] = (len(lines), [])
+            lines.append(part)
+        if unanswered:
+            names = [f"`{p.unanswered}`" for p in unanswered]
+            if len(names) == 1:
+                text = unanswered[0].text
+            else:
+                text = (f"{', '.join(names[:-1])} and {names[-1]} have no answer yet: write them in the answer "
+                        "cell above (where it says # YOUR CODE HERE), run that cell, then this one.")
+            lines[lines.index(None)] = "✗ " + text
+        seen = set()
+        for position, also in groups.values():
+            if position in seen:
+                continue
+            seen.add(position)
+            part = lines[position]
+            line = part.line()
+            also = [n for n in also if n != part.name and "still has its placeholder" not in part.text]
+            if also:
+                more = ", ".join(n if str(n).startswith("`") else f"`{n}`" for n in dict.fromkeys(also))
+                line += f" {'This also stops' if getattr(part, 'call_failed', False) else 'The same for'}: {more}."
+            lines[position] = line
+        failing_lines = [x for x in lines if x.startswith("✗")]
+        if not wrong:
+            return "\n".join(lines)
+        if len(failing_lines) == 1 and len(lines) == 1:
+            return failing_lines[0][2:]
         head = f"{self.title}: {len(wrong)} of {len(self.parts)} parts are not right yet."
         return "\n".join([head, *lines])
 
@@ -626,8 +718,8 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
     the cell) is reported as a last ✗ line, not as a traceback.
     """
 
-    def __init__(self, title):
-        self.parts = Parts(title)
+    def __init__(self, title, fold=False):
+        self.parts = Parts(title, fold=fold)  # fold=True: each cause said once (Parts._folded_report)
 
     def __enter__(self):
         return self.parts

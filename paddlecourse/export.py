@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["check_export", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
+__all__ = ["check_export", "check_input_spec", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
 
 
 @dataclass
@@ -90,12 +90,13 @@ class ExportReport:
 
     def __str__(self):
         lines = [f"Export check {self._verdict()}"]
-        lines.append(f"  converted by   : {self.conversion}")
-        lines.append(f"  input spec     : {_specs_text(self.input_spec)}")
+        label = "saved model expects"  # the longest label: the others are padded to its width
+        lines.append(f"  {'converted by':<{len(label)}}: {self.conversion}")
+        lines.append(f"  {'input spec':<{len(label)}}: {_specs_text(self.input_spec)}")
         if self.saved_spec:
-            lines.append(f"  saved model in : {_specs_text(self.saved_spec)}")
+            lines.append(f"  {label}: {_specs_text(self.saved_spec)}")
         if self.files:
-            lines.append(f"  files written  : {', '.join(sorted(self.files))}")
+            lines.append(f"  {'files written':<{len(label)}}: {', '.join(sorted(self.files))}")
         runners, rows = self._table()
         if rows and runners:
             lines.append("  batch | " + " | ".join(f"{r:<28}" for r in runners))
@@ -162,6 +163,11 @@ def _specs_text(specs):
     if not specs:
         return "(none)"
     return ", ".join(f"{_dims_text(s.shape)} {_dtype_text(s.dtype)}" for s in specs)
+
+
+def _short(obj, limit=40):
+    text = " ".join(repr(obj).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_dynamic(dim):
@@ -396,8 +402,20 @@ def check_export(layer, input_spec, batch_sizes=(1, 3, 8), *, make_inputs=None, 
     import paddle
     from paddle.static import InputSpec
 
-    if isinstance(input_spec, InputSpec):
+    if isinstance(input_spec, InputSpec) or input_spec is InputSpec:
         input_spec = [input_spec]
+    not_specs = [s for s in (input_spec or []) if not isinstance(s, InputSpec)]
+    if not_specs:
+        conversion_kind, conversion = _conversion_of(layer)
+        report = ExportReport(conversion=conversion, input_spec=[], batch_sizes=tuple(batch_sizes))
+        wrong = not_specs[0]
+        what = ("the class InputSpec itself, not an InputSpec made from it" if wrong is InputSpec
+                else f"a {type(wrong).__name__} ({_short(wrong)}), not an InputSpec")
+        report.problems.append(Problem(
+            "not-a-spec", f"The input spec holds {what}.",
+            "Describe each input by calling InputSpec with a shape and a dtype: "
+            "input_spec=[InputSpec([None, 784], 'float32', 'x')], with None for the batch dimension."))
+        return report
     conversion_kind, conversion = _conversion_of(layer)
     report = ExportReport(conversion=conversion, input_spec=list(input_spec or []),
                           batch_sizes=tuple(batch_sizes))
@@ -415,16 +433,18 @@ def check_export(layer, input_spec, batch_sizes=(1, 3, 8), *, make_inputs=None, 
             "with None for the batch dimension."))
         return report
 
+    make_inputs_is_default = make_inputs is None
     make_inputs = make_inputs or (lambda batch: default_inputs(input_spec, batch))
     rng_state = paddle.get_rng_state()  # the check must not shift the learner's random numbers
     try:
         return _check(layer, input_spec, tuple(batch_sizes), make_inputs, predictor, rtol, atol, report,
-                      conversion_kind)
+                      conversion_kind, make_inputs_is_default)
     finally:
         paddle.set_rng_state(rng_state)
 
 
-def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, report, conversion_kind):
+def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, report, conversion_kind,
+           make_inputs_is_default=True):
     import paddle
 
     fixed_batch = [s for s in input_spec if s.shape and not _is_dynamic(s.shape[0])]
@@ -437,19 +457,29 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
                 "BatchNorm on running statistics), but in Python a layer in train() mode gives different "
                 "numbers from the exported model. Call layer.eval() before export and before comparing.")
 
-        # 1. dtype of the spec against the weights
+        # 1. dtype of the spec against the weights. Every input is named; the rest of the check then
+        #    goes on with the weights' dtype, so the report lists the other problems too.
         weights = _float_param_dtype(layer)
-        for spec in input_spec:
-            wanted = _dtype_text(spec.dtype)
-            if weights and wanted.startswith("float") and wanted != weights:
-                report.problems.append(Problem(
-                    "dtype",
-                    f"The input spec says {wanted} but the layer's weights are {weights}. The exported model "
-                    f"then mixes {wanted} inputs with {weights} weights and fails when it runs. (A spec built "
-                    "with InputSpec.from_numpy on NumPy's default float64 arrays does this.)",
-                    f"Declare the input as {weights}: InputSpec({_dims_text(spec.shape)}, '{weights}', ...), "
-                    f"and feed {weights} arrays (array.astype('{weights}')) to the exported model."))
-                break
+        mismatched = [s for s in input_spec if weights and _dtype_text(s.dtype).startswith("float")
+                      and _dtype_text(s.dtype) != weights]
+        if mismatched:
+            from paddle.static import InputSpec
+
+            said = sorted({_dtype_text(s.dtype) for s in mismatched})
+            fixes = ", ".join(f"InputSpec({_dims_text([None] + list(s.shape[1:]) if s.shape else s.shape)}, "
+                              f"'{weights}', ...)" for s in mismatched)
+            report.problems.append(Problem(
+                "dtype",
+                f"The input spec says {' and '.join(said)} for {len(mismatched)} of {len(input_spec)} input"
+                f"{'s' if len(input_spec) > 1 else ''} but the layer's weights are {weights} "
+                f"(InputSpec.from_numpy on NumPy's default float64 arrays gives this): the exported model then "
+                f"mixes {' and '.join(said)} inputs with {weights} weights and fails when it runs. The rest of "
+                f"this check ran with {weights} inputs.",
+                f"Declare {'each input' if len(mismatched) > 1 else 'the input'} as {weights}: {fixes}, and feed "
+                f"{weights} arrays (array.astype('{weights}')) to the exported model."))
+            input_spec = [InputSpec(s.shape, weights if any(s is m for m in mismatched) else s.dtype, s.name) for s in input_spec]
+            if make_inputs_is_default:
+                make_inputs = lambda batch: default_inputs(input_spec, batch)  # noqa: E731
 
         # 2. eager reference, and is the layer deterministic in eval mode?
         eager = {}
@@ -460,12 +490,11 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
                     eager[batch] = _as_arrays(_quietly(layer, *tensors))
                 again = _as_arrays(_quietly(layer, *[paddle.to_tensor(a) for a in make_inputs(batch_sizes[0])]))
         except Exception as error:  # nothing to compare with: say so, and stop here
-            if "dtype" not in report.kinds:
-                report.problems.append(Problem(
-                    "eager-failed",
-                    f"The layer fails in plain Python on inputs that fit the spec: {error_summary(error)}",
-                    "Make the eager model run on an input built from the spec first (check shapes and dtypes), "
-                    "then export it."))
+            report.problems.append(Problem(  # a wrong dtype was put right above: this is another problem
+                "eager-failed",
+                f"The layer fails in plain Python on inputs that fit the spec: {error_summary(error)}",
+                "Make the eager model run on an input built from the spec first (check shapes and dtypes), "
+                "then export it."))
             return report
         eager_random = _compare(again, eager[batch_sizes[0]], 0, 0)[0] != "same"
         if eager_random:
@@ -601,7 +630,7 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
             "Take random draws (noise, sampling) out of forward() for inference, or guard them with "
             "`if self.training:`."))
         explained = True
-    if bad_batches and not explained and "dtype" not in report.kinds:
+    if bad_batches and not explained:
         errors = [r for r in bad if r.status == "error"]
         what = (f"fails at batch {', '.join(str(r.batch) for r in errors[:3])} ({errors[0].detail})" if errors
                 else f"gives different numbers from eager at batch {', '.join(map(str, bad_batches))}")
@@ -614,3 +643,56 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
             "The layer was converted with to_static in the default mode (SOT). It exported correctly here, "
             "but SOT keeps the shapes of the last call when it has been called before export; "
             "full_graph=True is the safer way to export.")
+
+
+# ---------------------------------------------------------------- checking a learner's InputSpec
+
+def check_input_spec(name, found, features, dtype="float32", *, list_required=True):
+    """Pass when ``found`` is ``[InputSpec([None, *features], dtype, ...)]``; otherwise one sentence that says what to change.
+
+    ``features``: the dimensions after the batch, e.g. ``[784]``. With ``list_required=False`` one
+    InputSpec without a list passes too. The mistakes named: no answer yet, the class ``InputSpec``
+    itself, a shape instead of an InputSpec, a spec not in a list, a fixed batch size (the mistake
+    lesson 06 warns about), other dimensions, a dtype that is not the weights'.
+    """
+    from .checks import CheckFailed, _learner_facing, _passed, _require_answer
+
+    @_learner_facing
+    def check(name, found):
+        from paddle.static import InputSpec
+
+        _require_answer(name, found)
+        wanted = f"InputSpec({_dims_text([None] + list(features))}, '{dtype}', 'x')"
+        in_list = f"[{wanted}]" if list_required else wanted
+        items = list(found) if isinstance(found, (list, tuple)) else [found]
+        if any(item is InputSpec for item in items):
+            raise CheckFailed(f"`{name}` holds the class InputSpec itself, not an InputSpec made from it: call it "
+                              f"with a shape and a dtype, {in_list}.")
+        if isinstance(found, (list, tuple)) and found and all(isinstance(d, (int, type(None))) for d in found):
+            raise CheckFailed(f"`{name}` is a shape ({_short(list(found))}), not an InputSpec: wrap the shape in an "
+                              f"InputSpec, {in_list}.")
+        if isinstance(found, InputSpec) and list_required:
+            raise CheckFailed(f"`{name}` is one InputSpec; input_spec takes a list of them: put it in square "
+                              f"brackets, {in_list}.")
+        if not isinstance(found, (list, tuple, InputSpec)):
+            raise CheckFailed(f"`{name}` is a {type(found).__name__}, not a list with one InputSpec: write {in_list}.")
+        if len(items) != 1 or not isinstance(items[0], InputSpec):
+            what = f"{len(items)} items" if len(items) != 1 else f"a {type(items[0]).__name__}"
+            raise CheckFailed(f"`{name}` holds {what}; the model has one input, so it needs exactly one InputSpec: "
+                              f"{in_list}.")
+        spec = items[0]
+        shape = list(spec.shape)
+        problems = []
+        if shape and not _is_dynamic(shape[0]):
+            problems.append(f"it fixes the batch size at {int(shape[0])} ({_dims_text(shape)}), which the export "
+                            "bakes in: write None for the batch dimension")
+        if [int(d) if not _is_dynamic(d) else None for d in shape[1:]] != list(features):
+            problems.append(f"it describes {_dims_text(shape)} but the model takes "
+                            f"{_dims_text([None] + list(features)).replace('None', 'batch', 1)}")
+        if _dtype_text(spec.dtype) != dtype:
+            problems.append(f"its dtype is {_dtype_text(spec.dtype)} but the model's weights are {dtype}")
+        if problems:
+            raise CheckFailed(f"`{name}`: {'; '.join(problems)}. Write {in_list}.")
+        _passed(name, f"{_dims_text(shape)} {_dtype_text(spec.dtype)}")
+
+    return check(name, found)

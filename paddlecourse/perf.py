@@ -319,14 +319,25 @@ class Comparison:
         return row.speedup
 
     def table(self):
-        """A plain-text table: time per call and speed-up over eager, each with its round range."""
-        header = (f"{'model':<13} {'task':<9} {'batch':>5}  {'mode':<24} {'ms per call [range]':>24}  "
-                  f"{'speed-up vs eager [range]':>27}")
-        lines = [header, "-" * len(header)]
+        """A plain-text table: time per call and speed-up over eager, each with its round range.
+
+        Every column is as wide as its widest entry, so no value is cut and the columns line up
+        whatever the machine measured (0.05 ms or 1234 ms).
+        """
+        heads = ("model", "task", "batch", "mode", "ms per call [range]", "speed-up vs eager [range]")
+        right = (False, False, True, False, True, True)
+        cells = []
         for r in self.rows:
-            time_text = f"{r.median_ms:8.3f} [{r.low_ms:.3f}-{r.high_ms:.3f}]"
-            ratio_text = f"{r.speedup:5.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]"
-            lines.append(f"{r.model:<13} {r.task:<9} {r.batch:>5}  {r.mode:<24} {time_text:>24}  {ratio_text:>27}")
+            cells.append((r.model, r.task, str(r.batch), r.mode,
+                          f"{r.median_ms:.3f} [{r.low_ms:.3f}-{r.high_ms:.3f}]",
+                          f"{r.speedup:.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]"))
+        widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(heads)]
+
+        def line(values):
+            return "  ".join(v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right)).rstrip()
+
+        header = line(heads)
+        lines = [header, "-" * len(header)] + [line(c) for c in cells]
         s = self.settings
         lines.append(f"({s.rounds} interleaved rounds x {s.calls} calls after {s.warmup} warm-up calls; "
                      "median of round means)")

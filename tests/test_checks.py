@@ -476,3 +476,56 @@ def test_the_internal_error_fallback_is_one_sentence():
         check_value("answer", Chatty(), 42)
     first_line = str(failure.value).split("\n")[0]
     assert first_line == "answer: could not be checked (RuntimeError: First sentence here)."
+
+
+# ---------------------------------------------------------------- check_parts(..., fold=True)
+
+def test_folded_parts_name_every_unanswered_variable_in_one_sentence():
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("Exercise 1", fold=True) as parts:
+            for name in ("deploy_A", "deploy_B", "deploy_C"):
+                parts.check_answer(name, None, "eager")
+    assert str(failure.value) == ("`deploy_A`, `deploy_B` and `deploy_C` have no answer yet: write them in the answer "
+                                  "cell above (where it says # YOUR CODE HERE), run that cell, then this one.")
+
+
+def test_folded_parts_say_an_untouched_stub_once_and_fold_the_same_error():
+    def verdict(low, high, claimed):
+        raise NotImplementedError()
+
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("Exercise 3", fold=True) as parts:
+            for args in ((1, 2, 3), (4, 5, 6)):
+                parts.check_answer(f"verdict{args}", parts.run_answer(f"verdict{args}", verdict, *args), "s")
+    assert str(failure.value).startswith("`verdict` still has its placeholder")
+    assert "\n" not in str(failure.value)
+
+    def two_arguments(a, b):
+        return "s"
+
+    with pytest.raises(CheckFailed) as failure:
+        with check_parts("Exercise 3", fold=True) as parts:
+            parts.check_true("first", True)
+            for args in ((1, 2, 3), (4, 5, 6)):
+                parts.check_answer(f"verdict{args}", parts.run_answer(f"verdict{args}", two_arguments, *args), "s")
+    lines = str(failure.value).split("\n")
+    assert lines[0] == "Exercise 3: 4 of 5 parts are not right yet." and lines[1] == "✓ first"
+    assert lines[2].startswith("✗ `verdict(1, 2, 3)` raised TypeError:")
+    assert lines[2].endswith("This also stops: `verdict(4, 5, 6)`.") and len(lines) == 3
+
+
+def test_run_answer_on_paddles_own_code_does_not_say_call_it_alone():
+    with pytest.raises(CheckFailed) as failure:
+        run_answer("the exported model at batch 8", paddle.nn.Linear(3, 2), paddle.ones([8, 4]))
+    assert "in a cell of its own" not in str(failure.value) and "The fix goes in your answer" in str(failure.value)
+    with pytest.raises(CheckFailed) as failure:
+        run_answer("paddle.jit.save(...)", paddle.nn.Linear(3, 2), paddle.ones([8, 4]),
+                   hint="Look at the batch dimension of any_batch_spec.")
+    assert str(failure.value).endswith("Hint: Look at the batch dimension of any_batch_spec.")
+
+
+def test_parts_check_records_any_check_and_says_whether_it_passed():
+    with pytest.raises(CheckFailed):
+        with check_parts("spec", fold=True) as parts:
+            assert parts.check(check_value, "a", 1.0, 1.0) is True
+            assert parts.check(check_value, "b", 2.0, 1.0) is False

@@ -92,7 +92,7 @@ def test_a_clean_model_passes_and_reports_what_it_did():
         (b, runner, "same") for b in (1, 3, 8) for runner in ("jit.load", "predictor")}
     text = str(report)
     assert text.startswith("Export check PASSED")
-    assert "converted by   : paddle.jit.save(layer, path, input_spec=...)" in text
+    assert "converted by       : paddle.jit.save(layer, path, input_spec=...)" in text
     html = report._repr_html_()
     assert "<table>" in html and "PASSED" in html
     for shown in (text, html):  # no machine paths or addresses in what the notebook shows
@@ -259,3 +259,67 @@ def test_make_inputs_is_used_for_every_batch(batch_sizes):
     assert report.ok, str(report)
     assert set(seen) == set(batch_sizes)
     assert {r.runner for r in report.runs} == {"jit.load"}
+
+
+def test_a_float64_spec_with_a_fixed_batch_lists_both_problems():
+    """The dtype is named, and the check goes on with float32 inputs, so a fixed batch that bites is found too."""
+    report = check_export(fresh(ReshapeByBatch), [InputSpec([1, 784], "float64", "x")], batch_sizes=(1, 4))
+    assert report.kinds == {"dtype", "fixed-batch"}, str(report)
+    assert "InputSpec([None, 784], 'float32', ...)" in report.problems[0].fix
+
+
+def test_every_float64_input_is_named_at_once():
+    report = check_export(fresh(TwoInputs), [InputSpec([None, 4], "float64", "a"), InputSpec([None, 4], "float64", "b")],
+                          batch_sizes=(2,))
+    assert report.kinds == {"dtype"}, str(report)
+    assert "2 of 2 inputs" in report.problems[0].problem and report.problems[0].fix.count("float32") >= 2
+
+
+def test_the_class_inputspec_or_a_shape_is_named_not_raised():
+    assert check_export(fresh(TinyMLP), [InputSpec]).kinds == {"not-a-spec"}
+    assert "the class InputSpec itself" in check_export(fresh(TinyMLP), InputSpec).problems[0].problem
+    assert check_export(fresh(TinyMLP), [[None, 784]]).kinds == {"not-a-spec"}
+
+
+def test_the_text_report_says_what_the_saved_model_expects():
+    text = str(check_export(fresh(TinyMLP), SPEC, batch_sizes=(1, 2)))
+    assert "  saved model expects: [None, 784] float32" in text, text
+    assert "  input spec         : [None, 784] float32" in text, text
+
+
+class TwoInputs(nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, a, b):
+        return self.fc(a + b)
+
+
+@pytest.mark.parametrize("answer, words", [
+    (None, "has no answer yet"),
+    (InputSpec, "the class InputSpec itself"),
+    ([InputSpec], "the class InputSpec itself"),
+    ([None, 784], "is a shape ([None, 784]), not an InputSpec"),
+    (InputSpec([None, 784], "float32", "x"), "put it in square brackets"),
+    ("x", "is a str, not a list with one InputSpec"),
+    ([InputSpec([1, 784], "float32", "x")], "fixes the batch size at 1 ([1, 784])"),
+    ([InputSpec([None, 28, 28], "float32", "x")], "it describes [None, 28, 28] but the model takes [batch, 784]"),
+    ([InputSpec([None, 784], "float64", "x")], "its dtype is float64 but the model's weights are float32"),
+])
+def test_check_input_spec_names_each_likely_mistake_in_one_sentence(answer, words):
+    from paddlecourse import CheckFailed
+    from paddlecourse.export import check_input_spec
+
+    with pytest.raises(CheckFailed) as failure:
+        check_input_spec("any_batch_spec", answer, [784])
+    assert words in str(failure.value) and "Traceback" not in str(failure.value)
+
+
+def test_check_input_spec_accepts_none_or_minus_one_and_optionally_a_bare_spec(capsys):
+    from paddlecourse.export import check_input_spec
+
+    check_input_spec("spec", [InputSpec([None, 784], "float32", "x")], [784])
+    check_input_spec("spec", (InputSpec([-1, 784], "float32"),), [784])
+    check_input_spec("spec", InputSpec([None, 784]), [784], list_required=False)
+    assert capsys.readouterr().out.count("✓ spec: [None, 784] float32") == 3

@@ -104,6 +104,18 @@ def test_comparison_lookup_and_table():
     assert "2.00x" in table and "interleaved rounds" in table
 
 
+def test_table_columns_fit_every_value_and_line_up():
+    rows = [perf.Row("deep-narrow", "inference", 256, "predictor (no IR passes)", 1234.5678, 1000.25, 2500.75,
+                     0.05, 0.01, 12.5, 0.0),
+            perf.Row("m", "training", 1, "eager", 0.0123, 0.011, 0.013, 1.0, 1.0, 1.0, 0.0)]
+    table = perf.Comparison(perf.QUICK, rows).table().splitlines()
+    assert "1234.568 [1000.250-2500.750]" in table[2] and "0.05x [0.01-12.50]" in table[2]
+    assert "0.012 [0.011-0.013]" in table[3]
+    # right-aligned columns end at the same place on every line: the header's last column
+    assert len({len(line) for line in table[:4]}) == 1, table
+    assert table[0].index("ms per call") < table[0].index("speed-up")
+
+
 def test_plot_draws_one_panel_per_model():
     import matplotlib
     matplotlib.use("Agg")

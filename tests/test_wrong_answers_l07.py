@@ -51,7 +51,8 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         # Exercise 1: reading a benchmark (three numbers, every part reported in one message)
         lesson.run_until("l07-ex1-answer")
         untouched = lesson.try_answer("l07-ex1", "median_eager_ms = None\nspread_eager = None\nspeedup = None")
-        rejected(untouched, "3 of 3 parts", "`median_eager_ms` has no answer yet", "`speedup` has no answer yet")
+        rejected(untouched, "`median_eager_ms`, `spread_eager` and `speedup` have no answer yet")
+        assert "\n" not in untouched.message  # one sentence for the untouched cell
         mean = lesson.try_answer("l07-ex1", EX1_RIGHT.replace('median_eager_ms = float(np.median(rounds_ms["eager"]))',
                                                               'median_eager_ms = float(np.mean(rounds_ms["eager"]))'))
         rejected(mean, "median_eager_ms", "not the mean")
@@ -82,6 +83,14 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         stub = lesson.try_answer("l07-ex3", "def verdict(speedup_low, speedup_high, claimed):\n"
                                             "    raise NotImplementedError()")
         rejected(stub, "`verdict` still has its placeholder")
+        assert "\n" not in stub.message and "not checked" not in stub.message, stub.message  # said once
+        no_return = lesson.try_answer("l07-ex3", "def verdict(speedup_low, speedup_high, claimed):\n"
+                                                 "    print('supported')")
+        rejected(no_return, "`verdict(1.2, 1.4, 1.15)` returned None", "The same for: `verdict(0.8, 0.95, 1.15)`")
+        assert no_return.message.count("returned None") == 1, no_return.message
+        two_args = lesson.try_answer("l07-ex3", "def verdict(speedup, claimed):\n    return 'supported'")
+        rejected(two_args, "raised TypeError", "in a cell of its own", "This also stops: `verdict(0.8, 0.95, 1.15)`")
+        assert two_args.message.count("raised TypeError") == 1 and "not checked" not in two_args.message
         strict = lesson.try_answer("l07-ex3", verdict_code(supported="speedup_low > claimed"))
         rejected(strict, "verdict(1.15, 1.2, 1.15)", "speedup_low >= claimed")
         loose = lesson.try_answer("l07-ex3", verdict_code(contradicted="speedup_high <= claimed"))
@@ -108,6 +117,11 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         rejected(adam_three, "adam_bytes", "two moments")
         no_bytes = lesson.try_answer("l07-ex4", right + "momentum_bytes = params_ex4 * 3\nadam_bytes = params_ex4 * 4")
         rejected(no_bytes, "2 of 3 parts", "4 bytes (float32)")
+        whole_estimate = lesson.try_answer("l07-ex4", "params_ex4 = 61410\n"
+                                       "momentum_bytes = memory.estimate_training_memory(61410, 'float32', 'momentum')\n"
+                                       "adam_bytes = memory.estimate_training_memory(61410, 'float32', 'adam')")
+        rejected(whole_estimate, "momentum_bytes is a number does not hold: it is the whole MemoryEstimate", ".total_bytes")
+        assert "✓ params_ex4" in whole_estimate.message
         assert "61410" not in no_biases.message and "736920" not in sgd_multiplier.message  # answers stay hidden
         passes(lesson, "l07-ex4")
 

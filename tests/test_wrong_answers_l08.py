@@ -59,7 +59,8 @@ def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
         # Exercise 1: four projects, every part reported in one message
         lesson.run_until("l08-ex1-answer")
         untouched = lesson.try_answer("l08-ex1", "deploy_A = deploy_B = deploy_C = deploy_D = None")
-        rejected(untouched, "4 of 4 parts", "`deploy_A` has no answer yet", "`deploy_D` has no answer yet")
+        rejected(untouched, "`deploy_A`, `deploy_B`, `deploy_C` and `deploy_D` have no answer yet")
+        assert "\n" not in untouched.message  # one sentence, not four identical lines
         slogan = lesson.try_answer("l08-ex1", PROJECTS.format("eager", "predictor", "predictor", "predictor"))
         rejected(slogan, "3 of 4 parts", "nobody has timed", "Python on the phone", "no mode change speeds up")
         assert "✓ deploy_D" in slogan.message
@@ -89,9 +90,13 @@ def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
                  "`train_fixed` still has its placeholder")
         second_model = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="model = make_classifier()",
                                                                         result="return model, losses"))
-        rejected(second_model, "the loss went down", "parameters of the model the loop calls")
+        rejected(second_model, "the loss went down", "the optimizer must update the model the loop calls")
+        assert "classifies" not in second_model.message  # a consequence of the frozen loss: not a second line
         no_return = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="", result="pass"))
-        rejected(no_return, "returns (model, losses)", "return model, losses")
+        rejected(no_return, "returns (model, losses)", "it returned None", "return model, losses")
+        losses_only = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="", result="return losses"))
+        rejected(losses_only, "it returned a list", "return model, losses")
+        assert "went down" not in losses_only.message
         passes(lesson, "l08-ex3")
 
         # Exercise 4: the feed
@@ -100,9 +105,15 @@ def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
         rejected(lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x, "lable": batch_y}'),
                  "feed names match", "`name=` arguments")
         float_label = lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x, "label": batch_y.astype("float32")}')
-        rejected(float_label, "did not warn about a fed dtype", "batch_y (int64) for label")
+        rejected(float_label, "fixed_feed['label'] has dtype float32; expected int64", "batch_y is int64 already")
         float64_x = lesson.try_answer("l08-ex4", 'fixed_feed = {"x": batch_x.astype("float64"), "label": batch_y}')
-        rejected(float64_x, "run_feed_program(fixed_feed)", "raised")
+        rejected(float64_x, "fixed_feed['x'] has dtype float64; expected float32", "without .astype")
+        tensors = lesson.try_answer("l08-ex4", 'fixed_feed = {"x": paddle.to_tensor(batch_x), '
+                                               '"label": paddle.to_tensor(batch_y)}')
+        rejected(tensors, "fixed_feed['x'] is a numpy array", "it is a Tensor", "numpy array itself (batch_x)")
+        rejected(lesson.try_answer("l08-ex4", "fixed_feed = [batch_x, batch_y]"), "it is a list", "Write a dict")
+        for result in (float_label, float64_x, tensors):
+            assert "in a cell of its own" not in result.message and "raised" not in result.message
         passes(lesson, "l08-ex4")
 
         # Exercise 5: an export you can trust
@@ -114,13 +125,19 @@ def export_fixed(model, prefix):
     paddle.jit.save(static_model, prefix, input_spec=[InputSpec([None, 4], "float32", name="x")])
 """)
         rejected(sot_export, "did not warn that your input_spec was ignored", "full_graph=True",
-                 "exported output at batch 3")
+                 "it declares [[5, 4]]", "different numbers at batch 3, 7")
         fixed_batch = lesson.try_answer("l08-ex5", """
 def export_fixed(model, prefix):
     paddle.jit.save(paddle.jit.to_static(model, input_spec=[InputSpec([5, 4], "float32", name="x")],
                                          full_graph=True), prefix)
 """)
-        rejected(fixed_batch, "exported output at batch 3", "batch dimension is None")
+        rejected(fixed_batch, "it declares [[5, 4]]", "batch dimension is None")
+        # an earlier try's files are deleted first: a function that writes nothing now fails
+        assert lesson.run_cell_of("l08-ex5-answer").passed and lesson.run_cell_of("l08-ex5").passed
+        rejected(lesson.try_answer("l08-ex5", "def export_fixed(model, prefix):\n    pass"),
+                 "export_fixed wrote centred_fixed.json and .pdiparams does not hold", "the files are not there")
+        no_spec = lesson.try_answer("l08-ex5", "def export_fixed(model, prefix):\n    paddle.jit.save(model, prefix)")
+        rejected(no_spec, "`export_fixed(to_export, ex5_prefix)` raised ValueError: No valid transformed program")
         rejected(lesson.try_answer("l08-ex5", "def export_fixed(model, prefix):\n    raise NotImplementedError()"),
                  "`export_fixed` still has its placeholder")
         passes(lesson, "l08-ex5")
@@ -129,9 +146,17 @@ def export_fixed(model, prefix):
         lesson.run_until("l08-ex6-answer")
         rejected(lesson.try_answer("l08-ex6", "any_batch_spec = None"), "`any_batch_spec` has no answer yet")
         one = lesson.try_answer("l08-ex6", 'any_batch_spec = [InputSpec([1, 784], "float32", name="x")]')
-        rejected(one, "batch dimension of the InputSpec is None", "Make it None", "output at batch 8")
+        rejected(one, "fixes the batch size at 1 ([1, 784])", "write None for the batch dimension")
         bare = lesson.try_answer("l08-ex6", 'any_batch_spec = InputSpec([None, 784], "float32", name="x")')
-        rejected(bare, "any_batch_spec is a list with one InputSpec", "Write a list")
+        rejected(bare, "is one InputSpec", "put it in square brackets")
+        for wrong, words in [("InputSpec", "the class InputSpec itself"), ("[InputSpec]", "the class InputSpec itself"),
+                             ("[None, 784]", "is a shape ([None, 784]), not an InputSpec"),
+                             ('[InputSpec([None, 28, 28], "float32", name="x")]', "the model takes [batch, 784]"),
+                             ('[InputSpec([None, 784], "float64", name="x")]', "its dtype is float64")]:
+            result = lesson.try_answer("l08-ex6", f"any_batch_spec = {wrong}")
+            rejected(result, words)
+            assert "\n" not in result.message and "raised" not in result.message, result.message
+        assert lesson.try_answer("l08-ex6", 'any_batch_spec = [InputSpec([-1, 784], "float32", name="x")]').passed
         passes(lesson, "l08-ex6")
 
         # Exercise 7: predict without holding on
@@ -141,7 +166,7 @@ def export_fixed(model, prefix):
         rejected(holding, "no prediction holds an autograd graph", "paddle.no_grad()")
         joined = lesson.try_answer("l08-ex7", "def predict_all(model, batches):\n    with paddle.no_grad():\n"
                                               "        return paddle.concat([model(b) for b in batches]).numpy()")
-        rejected(joined, "one prediction per batch", "one entry per batch")
+        rejected(joined, "one prediction per batch", "it returned a ndarray", "one entry per batch")
         assert lesson.try_answer("l08-ex7", "def predict_all(model, batches):\n"
                                             "    return [model(b).detach() for b in batches]").passed
         passes(lesson, "l08-ex7")
@@ -149,10 +174,18 @@ def export_fixed(model, prefix):
         # Exercise 8: make it converge
         lesson.run_until("l08-ex8-answer")
         rejected(lesson.try_answer("l08-ex8", "converging = None"), "`converging` has no answer yet")
-        rejected(lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=0.01)"),
-                 "every loss is finite", "smaller learning rate")
+        overflow = lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=0.01)")
+        rejected(overflow, "every loss is finite", "lower it")
+        assert "raise the learning rate" not in overflow.message  # never both directions at once
+        rejected(lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=1e-4)"),
+                 "The loss grew", "Lower it")
         rejected(lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=1e-8)"),
-                 "below 1/100 of the first", "ten times larger")
+                 "below 1/100 of the first", "fell, but too slowly: raise the learning rate")
+        scaled = "(readings - readings.mean(axis=0)) / readings.std(axis=0)"
+        rejected(lesson.try_answer("l08-ex8", f"converging = train_regression({scaled}, learning_rate=0.01)"),
+                 "fell, but too slowly: raise the learning rate")
+        assert lesson.try_answer("l08-ex8", f"converging = train_regression({scaled}, learning_rate=0.1)").passed
+        assert lesson.try_answer("l08-ex8", "converging = train_regression(readings, learning_rate=1e-5)").passed
         rejected(lesson.try_answer("l08-ex8", "converging = train_regression"), "converging is a list of losses",
                  "converging = train_regression(...)")
         passes(lesson, "l08-ex8")
@@ -173,4 +206,8 @@ def export_fixed(model, prefix):
         rejected(lesson.try_answer("l08-ex10", 'first_for_device_cpu = "c"\nfirst_for_module_not_found = "c"\n'
                                                'first_for_slow_mirror = "b"'),
                  "2 of 3 parts", "which one runs your code", "pip really using")
+        untouched = lesson.try_answer("l08-ex10", "first_for_device_cpu = first_for_module_not_found = "
+                                                  "first_for_slow_mirror = None")
+        rejected(untouched, "`first_for_device_cpu`, `first_for_module_not_found` and `first_for_slow_mirror` have no "
+                            "answer yet")
         passes(lesson, "l08-ex10")
