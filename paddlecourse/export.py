@@ -197,7 +197,7 @@ def error_summary(error, limit=None):
             last = inner[-1]
             error = type(error)(last.group(2) + text[last.end():])
     message = error_message(error)
-    message = re.sub(r"\s+\d+\.$", "", message)  # a numbered list cut after its number ("... 2.")
+    message = re.sub(r"(?<=[.:])\s+\d+\.$", "", message)  # a numbered list cut after its number (". 2."), not "is 784."
     if limit and len(message) > limit:
         cut = message.rfind(". ", 0, limit)  # a sentence end; never a dangling "Suggestions:"
         message = message[: cut + 1] if cut > 0 else message

@@ -323,3 +323,10 @@ def test_check_input_spec_accepts_none_or_minus_one_and_optionally_a_bare_spec(c
     check_input_spec("spec", (InputSpec([-1, 784], "float32"),), [784])
     check_input_spec("spec", InputSpec([None, 784]), [784], list_required=False)
     assert capsys.readouterr().out.count("✓ spec: [None, 784] float32") == 3
+
+
+def test_error_summary_keeps_a_number_that_ends_the_message():
+    """Paddle's reshape error ends on the number a learner needs ("... the capacity of 'shape' is 784.")."""
+    error = ValueError("The 'shape' in ReshapeOp is invalid. But received X's shape = [8, 784], "
+                       "'shape' is [1, 28, 28], the capacity of 'shape' is 784.")
+    assert error_summary(error).endswith("the capacity of 'shape' is 784.")
