@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import SCREENSHOTS, run_notebook_clean
+from lab import SCREENSHOTS, open_notebook, run_notebook_clean
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.name for path in (REPO / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -237,3 +237,24 @@ def test_pictures_sit_on_a_light_card_in_the_dark_theme(jupyterlab, wide_page):
     finally:  # the theme is a user setting of this session's server: put it back for the tests after this one
         page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Light'})")
         page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'", timeout=30_000)
+
+
+@pytest.mark.browser
+def test_the_glossarys_pipeline_picture_shows_without_running_a_cell(jupyterlab, wide_page):
+    """The glossary says its picture is already drawn: a cell attachment Lab renders (a PNG; an SVG
+    attachment showed as a broken image), scaled into its cell at both widths."""
+    page = wide_page
+    open_notebook(page, jupyterlab, "lessons/glossary.ipynb")
+    picture = page.locator('.jp-NotebookPanel:visible .jp-RenderedMarkdown img[alt^="The pipeline"]')
+    picture.scroll_into_view_if_needed(timeout=30_000)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle(),
+                           timeout=30_000)
+    folder = SCREENSHOTS / "pictures"
+    folder.mkdir(parents=True, exist_ok=True)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(800)
+        shown = picture.bounding_box()
+        cell = picture.locator("xpath=ancestor::div[contains(@class, 'jp-RenderedMarkdown')][1]").bounding_box()
+        assert shown["width"] > 250 and shown["x"] + shown["width"] <= cell["x"] + cell["width"] + 1, (width, shown, cell)
+        picture.screenshot(path=str(folder / f"glossary-pipeline-{width}px.png"))
