@@ -1,6 +1,7 @@
 """Fixtures shared by the browser tests and the hub test."""
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -29,4 +30,20 @@ def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         yield chromium
+        # At the end of a full run, closing waited for ever on Playwright's driver (CI ran into the
+        # 600 s timeout of the last test, twice); killing the driver ended it cleanly. Bound the wait.
+        watchdog = threading.Timer(30, _kill_playwright_driver)
+        watchdog.daemon = True
+        watchdog.start()
         chromium.close()
+
+
+def _kill_playwright_driver():
+    import psutil
+
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if "playwright" in " ".join(child.cmdline()):
+                child.kill()
+        except psutil.Error:
+            pass
