@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,15 @@ from .feedback import failing_line, hidden_line_numbers
 HIDDEN = re.compile(r"^[ \t]*#+ *BEGIN HIDDEN TESTS.*?^[ \t]*#+ *END HIDDEN TESTS[^\n]*\n?", re.M | re.S)
 REPORT_TAG = "paddlecourse-report"
 MAX_NOTEBOOK_BYTES = 20 << 20
+# grade_class judges several submissions at once in threads, and CPython 3.11's AST constructor
+# keeps its recursion depth in state shared by all threads: two parses at once can fail with
+# "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905). One at a time.
+_PARSING = threading.Lock()
+
+
+def _parse(source):
+    with _PARSING:
+        return ast.parse(source)
 
 
 def _grader(cell):
@@ -72,7 +82,7 @@ def _lines(source):
 def defined_names(source):
     """Top-level names a solution cell binds: (data names, function names). Imports are left alone."""
     try:
-        tree = ast.parse(source)
+        tree = _parse(source)
     except SyntaxError:
         return [], []
     data, functions = [], []
@@ -101,7 +111,7 @@ def defined_names(source):
 
 def _body(source):
     try:
-        return ast.parse(source).body
+        return _parse(source).body
     except SyntaxError:
         return []
 
@@ -109,7 +119,7 @@ def _body(source):
 def called_names(source):
     """Names called anywhere in ``source``, and those called with any non-literal argument."""
     try:
-        tree = ast.parse(source)
+        tree = _parse(source)
     except SyntaxError:
         return set(), set()
     called, not_literal = set(), set()
@@ -129,7 +139,7 @@ def literal_calls(sources, functions):
     calls = {name: [] for name in functions}
     for source in sources:
         try:
-            tree = ast.parse(source)
+            tree = _parse(source)
         except SyntaxError:
             continue
         for node in ast.walk(tree):
