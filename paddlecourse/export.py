@@ -60,6 +60,7 @@ class ExportReport:
     runs: list = field(default_factory=list)
     problems: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    save_warnings: list = field(default_factory=list)  # what jit.save warned, word for word
     batch_sizes: tuple = ()
 
     @property
@@ -376,13 +377,17 @@ def _native_output_silenced():
         os.close(devnull)
 
 
-def _quietly(call, *args):
-    """Call and swallow anything it prints or warns (temp paths, addresses, C++ chatter)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+def _quietly(call, *args, warned=None):
+    """Call and swallow what it prints (temp paths, addresses, C++ chatter). Its warnings go into the
+    list ``warned`` when one is given, so the report can say what they mean instead of hiding them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             with _native_output_silenced():
-                return call(*args)
+                result = call(*args)
+    if warned is not None:
+        warned.extend(str(w.message) for w in caught)
+    return result
 
 
 # ---------------------------------------------------------------- the check
@@ -510,7 +515,7 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
         # 3. save
         prefix = os.path.join(folder, "model")
         try:
-            _quietly(paddle.jit.save, layer, prefix, input_spec)
+            _quietly(paddle.jit.save, layer, prefix, input_spec, warned=report.save_warnings)
         except Exception as error:  # the report must say why, not crash
             report.problems.append(_save_problem(error))
             return report
@@ -583,6 +588,12 @@ def _save_problem(error):
         "full_graph=True) and read the first error line: it names the Python line the converter could not handle.")
 
 
+def _ignored_spec_warning(save_warnings):
+    """jit.save's one sign that it ignored the spec, quoted, if it gave it."""
+    said = next((w for w in save_warnings if "does not exists" in w), None)
+    return f" jit.save said so in a warning: \"{' '.join(said.split())}\"" if said else ""
+
+
 def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, exported_random, first_error):
     bad = [r for r in report.runs if r.status != "same"]
     bad_batches = sorted({r.batch for r in bad})
@@ -596,7 +607,7 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
             "sot-specialised",
             f"The spec asks for {_dims_text(given.shape)}, but the saved model declares {_dims_text(saved.shape)}: "
             "the layer was converted in the default mode (SOT) and called before export, and jit.save kept the "
-            f"shapes of the last call {effect}.",
+            f"shapes of the last call {effect}." + _ignored_spec_warning(report.save_warnings),
             "Export with full-graph conversion: paddle.jit.to_static(layer, input_spec=[...], full_graph=True), or "
             "save the plain (unconverted) layer with paddle.jit.save(layer, path, input_spec=[...])."))
         explained = True

@@ -152,6 +152,9 @@ def test_sot_export_after_a_call_keeps_that_batch_size_and_gives_wrong_numbers()
     assert statuses[(5, "jit.load")] == "same"
     assert statuses[(3, "jit.load")] == statuses[(3, "predictor")] == "differs"  # silently wrong, no error
     assert "full_graph=True" in report.problems[0].fix
+    # jit.save's own warning, the one sign of it, is quoted rather than hidden (audit row 4)
+    assert any("does not exists" in w for w in report.save_warnings), report.save_warnings
+    assert "jit.save said so in a warning" in report.problems[0].problem
 
 
 def test_the_same_model_exported_with_full_graph_passes():

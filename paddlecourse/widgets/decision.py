@@ -129,8 +129,8 @@ class Decision:
             "many small ops": "Many small ops pay launch overhead per op. to_static and jit.load did not win that "
                               "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
                               "path that was faster, from batch 64 up.",
-            "big ops": "Time goes into big matrix ops: faster kernels matter. In lesson 07 the predictor's oneDNN "
-                       "kernels gave about 2-3x at batch 64-256; to_static alone gave nothing.",
+            "big ops": "Time goes into big matrix ops: faster kernels matter. In lesson 07, on the course machine, the "
+                       "predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256; to_static alone gave nothing.",
             "fast enough": "It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
                            "for no gain.",
         }[self.bottleneck]

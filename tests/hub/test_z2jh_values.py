@@ -2,7 +2,8 @@
 
 No cluster is reachable here, so this checks what Helm would check: the chart's default
 values with ours laid over them (maps merged key by key) against the chart's JSON schema
-(../shared/z2jh/values.schema.yaml, without its documentation keys, as the chart ships it).
+(tests/hub/z2jh-chart/values.schema.yaml, a copy of the chart's, without its documentation keys, as the
+chart ships it).
 """
 import copy
 import sys
@@ -13,7 +14,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-CHART = ROOT.parent / "shared" / "z2jh"
+CHART = Path(__file__).resolve().parent / "z2jh-chart"
 CONFIG = ROOT / "deploy" / "z2jh" / "config.yaml"
 sys.path.insert(0, str(ROOT / "deploy"))
 import sizing  # noqa: E402
@@ -42,7 +43,7 @@ def without_descriptions(schema):
 @pytest.fixture(scope="module")
 def chart():
     if not (CHART / "values.schema.yaml").exists():
-        pytest.fail(f"the chart's schema is missing: {CHART}/values.schema.yaml (../shared/z2jh)", pytrace=False)
+        pytest.fail(f"the chart's schema is missing: {CHART}/values.schema.yaml", pytrace=False)
     schema = without_descriptions(yaml.safe_load((CHART / "values.schema.yaml").read_text()))
     return schema, yaml.safe_load((CHART / "values.yaml").read_text())
 
