@@ -2,10 +2,11 @@
 
 - solutions/*.ipynb run top to bottom and every cell's output is compared with
   the stored one (after the sanitizer in tests/nbval-sanitize.cfg).
-- lessons/*.ipynb (the student copies) run every cell except the exercises: the
-  answer cells are blank there and their test cells are meant to fail (that is
-  checked by `nbgrader validate --invert` in tests/test_lessons_build.py). No
-  teaching cell may depend on an exercise, so a learner who is stuck can go on.
+- lessons/*.ipynb (the student copies) are what `paddlecourse build` makes of the
+  solutions (tests/test_lessons_build.py); tests/test_untouched_lessons.py runs each
+  one with its answers blank and asserts that every check fails with the course's
+  own message and that every teaching cell still runs. Running them under nbval
+  too would only repeat that, so they are not collected here.
 """
 from pathlib import Path
 
@@ -16,18 +17,12 @@ ROOT = Path(__file__).parent
 SANITIZER = ROOT / "tests" / "nbval-sanitize.cfg"
 
 
-def is_exercise_cell(cell):
-    """An nbgrader answer cell or test cell."""
-    grader = cell.get("metadata", {}).get("nbgrader", {})
-    return bool(grader.get("solution") or grader.get("grade"))
-
-
 class LessonNotebook(IPyNbFile):
-    """nbval's notebook collector, with per-folder rules instead of command-line flags."""
+    """nbval's notebook collector, with the course's rules instead of command-line flags."""
 
-    def __init__(self, *args, compare, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.compare_outputs = compare
+        self.compare_outputs = True
         # Pictures are not compared (their bytes vary with the Graphviz and
         # matplotlib builds); their text/plain form is.
         self.skip_compare = self.skip_compare + ("image/svg+xml",)
@@ -37,8 +32,6 @@ class LessonNotebook(IPyNbFile):
 
     def collect(self):
         for item in super().collect():
-            if not self.compare_outputs and is_exercise_cell(item.cell):
-                continue  # blank in the student copy: nbgrader validate --invert covers it
             item.add_marker(pytest.mark.notebook)
             yield item
 
@@ -48,9 +41,7 @@ def pytest_collect_file(file_path, parent):
         return None
     folder = file_path.parent
     if folder == ROOT / "solutions":
-        return LessonNotebook.from_parent(parent, path=file_path, compare=True)
-    if folder == ROOT / "lessons":
-        return LessonNotebook.from_parent(parent, path=file_path, compare=False)
+        return LessonNotebook.from_parent(parent, path=file_path)
     return None
 
 

@@ -41,8 +41,11 @@ def test_solution_is_a_well_formed_lesson(solution):
     assert '"output_type": "error"' not in outputs, "a stored solution output is an error"
 
 
-@pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
-def test_nbgrader_validates_the_solution_and_fails_the_blank_student_copy(solution, tmp_path):
+def test_nbgrader_validates_the_solution_and_fails_the_blank_student_copy(tmp_path):
+    """nbgrader's own validator agrees with the build, on lesson 00. For every lesson the same two facts
+    are checked more cheaply: nbval runs each solution with its hidden tests (test cells that fail stop
+    it), and tests/test_untouched_lessons.py runs each student copy and asserts every check fails."""
+    solution = SOLUTIONS[0]
     passed = subprocess.run([*NBGRADER, "validate", str(solution)], capture_output=True, text=True, cwd=tmp_path)
     assert passed.returncode == 0 and "Success! Your notebook passes all the tests." in passed.stdout, passed.stdout[-3000:]
 
