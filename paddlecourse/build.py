@@ -68,16 +68,43 @@ def write_notebook(notebook, path):
     Path(path).write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
 
 
+EDITIONS = ("zh",)  # languages besides English, each in a folder of its own: solutions/zh/, lessons/zh/
+
+
 def build_lessons(solutions_dir="solutions", lessons_dir="lessons"):
-    """Regenerate every student copy; returns the paths written."""
-    lessons_dir = Path(lessons_dir)
-    lessons_dir.mkdir(parents=True, exist_ok=True)
+    """Regenerate every student copy, English and each edition's; returns the paths written."""
     written = []
-    for source in solution_paths(solutions_dir, include_extras=True):
-        target = lessons_dir / source.name
-        write_notebook(student_copy(nbformat.read(source, as_version=4)), target)
-        written.append(target)
+    for source_dir, target_dir in [(Path(solutions_dir), Path(lessons_dir))] + [
+            (Path(solutions_dir) / lang, Path(lessons_dir) / lang) for lang in EDITIONS]:
+        if not source_dir.is_dir():
+            continue
+        target_dir.mkdir(parents=True, exist_ok=True)
+        for source in solution_paths(source_dir, include_extras=True):
+            target = target_dir / source.name
+            write_notebook(student_copy(nbformat.read(source, as_version=4)), target)
+            written.append(target)
     return written
+
+
+def build_editions(solutions_dir="solutions", langs=EDITIONS):
+    """Write each edition's solutions (solutions/zh/...) from the English ones and the catalogues.
+
+    Returns {path: [indexes of markdown cells still in English]}: an edition is built even while its
+    catalogue lags behind, and the tests say which cells are left."""
+    from .editions import translated_notebook
+
+    report = {}
+    for lang in langs:
+        folder = Path(solutions_dir) / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        for english in solution_paths(solutions_dir, include_extras=True):
+            target = folder / english.name
+            previous = nbformat.read(target, as_version=4) if target.exists() else None
+            notebook, missing = translated_notebook(nbformat.read(english, as_version=4), english.stem, lang,
+                                                    previous=previous)
+            write_notebook(notebook, target)
+            report[target] = missing
+    return report
 
 
 def execute_solution(path, timeout=EXECUTE_TIMEOUT):

@@ -10,14 +10,29 @@ def _kernel(args):
 
 
 def _build(args):
-    from .build import build_lessons, execute_solution, solution_paths
+    from pathlib import Path
+
+    from .build import EDITIONS, build_editions, build_lessons, execute_solution, solution_paths
 
     if args.execute:
         for path in solution_paths(args.solutions, include_extras=True):
             print(f"executing {path}")
             execute_solution(path)
+    for path, missing in build_editions(args.solutions).items():
+        print(f"wrote {path}" + (f" ({len(missing)} markdown cells not translated yet)" if missing else ""))
+    if args.execute:
+        for lang in EDITIONS:
+            for path in solution_paths(Path(args.solutions) / lang, include_extras=True):
+                print(f"executing {path}")
+                execute_solution(path)
     for path in build_lessons(args.solutions, args.lessons):
         print(f"wrote {path}")
+
+
+def _translations(args):
+    from .catalogues import update
+
+    print(update(args.lang, args.solutions))
 
 
 def _verify(args):
@@ -161,6 +176,14 @@ def main(argv=None):
     build.add_argument("--solutions", default="solutions", help="folder of instructor notebooks (default: solutions)")
     build.add_argument("--lessons", default="lessons", help="folder for student copies (default: lessons)")
     build.set_defaults(run=_build)
+
+    translations = commands.add_parser(
+        "translations", help="authors: refresh the translation catalogues from solutions/ and the library "
+        "(changed English marks its translation fuzzy)")
+    translations.add_argument("action", choices=["update"])
+    translations.add_argument("--lang", default="zh", help="the catalogues' language (default: zh)")
+    translations.add_argument("--solutions", default="solutions", help="folder of English instructor notebooks")
+    translations.set_defaults(run=_translations)
 
     check = commands.add_parser("verify", help="run the five post-install checks")
     check.set_defaults(run=_verify)

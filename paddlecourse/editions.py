@@ -1,0 +1,63 @@
+"""The Chinese edition of a lesson, made from the English one and its catalogue.
+
+Authors' tool, called by ``paddlecourse build``. The English solution stays the single source of
+code: a Chinese solution (``solutions/zh/NN_name.ipynb``) is the English notebook with each
+markdown cell replaced by its translation and the first cell's ``paddlecourse.setup()`` asking for
+Chinese (``setup(lang="zh")``). Every other code cell, the cell ids, the nbgrader metadata and grade
+ids are the English ones, so a class may mix both editions. The code's text a learner reads (hints,
+labels, plot titles) is translated when it is shown, by ``paddlecourse.language``.
+
+Stored outputs are a Chinese run's: a code cell whose source did not change keeps the outputs it
+had in the previous Chinese solution; ``paddlecourse build --execute`` runs them all again.
+"""
+import copy
+
+from .catalogues import open_catalogue, translation_of
+
+SETUP_CALL = "paddlecourse.setup()"
+EDITION_CALL = 'paddlecourse.setup(lang="{lang}")'
+
+
+class MissingTranslation(Exception):
+    pass
+
+
+def edition_setup_source(source, lang):
+    """The first code cell of a ``lang`` edition: the English one, asking for ``lang`` - in
+    ``paddlecourse.setup()``, or where the English cell names its language (``lang="en"``)."""
+    if SETUP_CALL in source:
+        return source.replace(SETUP_CALL, EDITION_CALL.format(lang=lang), 1)
+    return source.replace('lang="en"', f'lang="{lang}"', 1)
+
+
+def translated_notebook(english, domain, lang, previous=None, strict=False):
+    """(notebook, missing): ``english`` in ``lang``; ``missing`` lists the cells left in English
+    (no usable translation yet). With ``strict``, a missing translation raises instead."""
+    usable = translation_of(open_catalogue(lang, domain))
+    notebook = copy.deepcopy(english)
+    old_outputs = {}
+    if previous is not None:
+        old_outputs = {cell.id: cell for cell in previous.cells if cell.cell_type == "code"}
+    missing, first_code = [], True
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown" and cell.source.strip():
+            text = usable.get((f"markdown {cell.id}", cell.source))
+            if text is None:
+                missing.append(index)
+                if strict:
+                    raise MissingTranslation(f"{domain}: markdown cell {index} ({cell.id}) has no translation")
+            else:
+                cell.source = text
+        elif cell.cell_type == "code":
+            if first_code:
+                cell.source = edition_setup_source(cell.source, lang)
+                first_code = False
+            before = old_outputs.get(cell.id)
+            if before is not None and before.source == cell.source:
+                cell.outputs = copy.deepcopy(before.outputs)
+                cell.execution_count = before.get("execution_count")
+            else:
+                cell.outputs, cell.execution_count = [], None
+    notebook.metadata["paddlecourse"] = {"lang": lang, "translated_from": domain}
+    notebook.metadata.pop("widgets", None)
+    return notebook, missing

@@ -1,0 +1,108 @@
+"""The language the course speaks to a learner: English (the source) or Chinese (``zh``).
+
+English is what the code says. Chinese comes from gettext catalogues inside this package,
+``locale/zh/LC_MESSAGES/*.po``, read with polib: ``paddlecourse.po`` holds the library's own
+messages (checks, widgets, ``verify``, catch-up), and one catalogue per lesson holds its text,
+including the strings the lesson's code hands to the checks and plots (hints, labels, titles).
+
+- ``_("... {name} ...")`` marks a library message; it is translated *before* ``.format``, so its
+  placeholders stay named.
+- ``translate(text)`` is for text a lesson's code built: found as it is, or matched against the
+  catalogue's f-string entries (``"it returned {n} items"`` matches ``"it returned 5 items"``).
+
+The language is chosen once: ``paddlecourse.setup(lang="zh")`` (the Chinese lessons say so in
+their first cell), ``set_language("zh")``, or ``PADDLECOURSE_LANG=zh`` for the command line. The
+default is English. An entry that is missing, fuzzy or empty falls back to English, so a catalogue
+that lags behind never breaks a lesson; tests/test_translations.py keeps them complete.
+"""
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+LANGUAGES = {"en": "English", "zh": "中文"}
+DEFAULT = "en"
+ENVIRONMENT = "PADDLECOURSE_LANG"
+LOCALE = Path(__file__).resolve().parent / "locale"
+PLACEHOLDER = re.compile(r"\{[^{}]+\}")
+
+_chosen = None
+
+
+def language():
+    """The language in force: the one set in this process, else $PADDLECOURSE_LANG, else English."""
+    if _chosen:
+        return _chosen
+    wanted = os.environ.get(ENVIRONMENT, "").strip().lower().replace("_", "-")
+    return _known(wanted.split("-")[0]) or DEFAULT
+
+
+def set_language(lang):
+    """Speak ``lang`` ("en" or "zh") from now on, in this process."""
+    global _chosen
+    code = _known(str(lang).strip().lower())
+    if code is None:
+        raise ValueError(f"The course speaks {' and '.join(repr(k) for k in LANGUAGES)}; {lang!r} is not one of them.")
+    _chosen = code
+    return code
+
+
+def _known(code):
+    return code if code in LANGUAGES else None
+
+
+def gettext(message):
+    """A library message in the current language (before it is formatted)."""
+    if language() == DEFAULT:
+        return message
+    return _messages(language())[0].get(message, message)
+
+
+_ = gettext
+
+
+def translate(text):
+    """Text a lesson's code made (a hint, a label, a plot title), in the current language."""
+    if language() == DEFAULT or not isinstance(text, str) or not text.strip():
+        return text
+    exact, templates = _messages(language())
+    if text in exact:
+        return exact[text]
+    for pattern, names, translated in templates:
+        found = pattern.fullmatch(text)
+        if found:
+            values = dict(zip(names, found.groups()))
+            return PLACEHOLDER.sub(lambda m: values.get(m.group(0), m.group(0)), translated)
+    return text
+
+
+def template_pattern(msgid):
+    """(regex, placeholders) for a catalogue entry written from an f-string: each {…} matches any text."""
+    names = PLACEHOLDER.findall(msgid)
+    pieces = PLACEHOLDER.split(msgid)
+    regex = "(.+?)".join(re.escape(piece.replace("{{", "{").replace("}}", "}")) for piece in pieces)
+    return re.compile(regex, re.S), names
+
+
+@lru_cache(maxsize=None)
+def _messages(lang):
+    """({msgid: msgstr}, [(pattern, placeholders, msgstr)]) from every catalogue of ``lang``."""
+    import polib
+
+    exact, templates = {}, []
+    for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+        for entry in polib.pofile(str(path)):
+            if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr.strip():
+                continue
+            exact.setdefault(entry.msgid, entry.msgstr)
+            if PLACEHOLDER.search(entry.msgid) and "python-brace-format" not in entry.flags:
+                pattern, names = template_pattern(entry.msgid)
+                templates.append((pattern, names, entry.msgstr))
+    # the longest literal text first: "a list of {n} values" before "{name}"
+    templates.sort(key=lambda t: -len(PLACEHOLDER.sub("", t[0].pattern)))
+    return exact, templates
+
+
+def reload():
+    """Forget the catalogues read so far (after editing a .po file in a running kernel)."""
+    _messages.cache_clear()
