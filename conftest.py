@@ -1,7 +1,8 @@
 """Notebook tests: every lesson runs under nbval in the course kernel, as part of plain `pytest`.
 
-- solutions/*.ipynb run top to bottom and every cell's output is compared with
-  the stored one (after the sanitizer in tests/nbval-sanitize.cfg).
+- solutions/*.ipynb and the Chinese edition's solutions/zh/*.ipynb run top to bottom
+  and every cell's output is compared with the stored one (after the sanitizer in
+  tests/nbval-sanitize.cfg).
 - lessons/*.ipynb (the student copies) are what `paddlecourse build` makes of the
   solutions (tests/test_lessons_build.py); tests/test_untouched_lessons.py runs each
   one with its answers blank and asserts that every check fails with the course's
@@ -40,7 +41,7 @@ def pytest_collect_file(file_path, parent):
     if file_path.suffix != ".ipynb" or ".ipynb_checkpoints" in file_path.parts:
         return None
     folder = file_path.parent
-    if folder == ROOT / "solutions":
+    if folder in (ROOT / "solutions", ROOT / "solutions" / "zh"):  # English, and the Chinese edition
         return LessonNotebook.from_parent(parent, path=file_path)
     return None
 

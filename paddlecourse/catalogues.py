@@ -32,7 +32,8 @@ DRAWN = {"set_title", "set_xlabel", "set_ylabel", "suptitle", "title", "xlabel",
 SHOWN_KEYWORDS = {"hint", "because", "label", "title", "xlabel", "ylabel", "caption", "alt", "description"}
 NOT_SHOWN = {"print", "options", "startswith", "endswith", "split", "replace", "join", "format", "get", "pop",
              "setdefault", "index", "count", "find", "astype", "open", "environ", "getenv", "filterwarnings",
-             "select", "median", "run_code", "catch_warnings", "warn", "simplefilter"}
+             "select", "median", "run_code", "catch_warnings", "warn", "simplefilter",
+             "sealed", "seal"}  # a sealed answer's digest is a value, not prose
 
 
 def catalogue_path(lang, domain):

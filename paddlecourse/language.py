@@ -95,7 +95,8 @@ def _messages(lang):
             if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr.strip():
                 continue
             exact.setdefault(entry.msgid, entry.msgstr)
-            if PLACEHOLDER.search(entry.msgid) and "python-brace-format" not in entry.flags:
+            is_prose = (entry.msgctxt or "").startswith("markdown")  # a whole cell: its {…} may be LaTeX
+            if PLACEHOLDER.search(entry.msgid) and not is_prose:
                 pattern, names = template_pattern(entry.msgid)
                 templates.append((pattern, names, entry.msgstr))
     # the longest literal text first: "a list of {n} values" before "{name}"

@@ -15,10 +15,13 @@ NBGRADER = [sys.executable, "-m", "nbgrader"]
 
 
 def test_committed_lessons_match_a_fresh_build(tmp_path):
-    built = build_lessons(ROOT / "solutions", tmp_path)
-    assert sorted(p.name for p in built) == sorted(p.name for p in (ROOT / "lessons").glob("*.ipynb")), \
-        "lessons/ and solutions/ hold different notebooks: run `make lessons`"
-    stale = [p.name for p in built if p.read_text() != (ROOT / "lessons" / p.name).read_text()]
+    """English and Chinese: lessons/ and lessons/zh/ are what the build makes of solutions/ and solutions/zh/."""
+    built = [p.relative_to(tmp_path) for p in build_lessons(ROOT / "solutions", tmp_path)]
+    committed = sorted(p.relative_to(ROOT / "lessons") for p in (ROOT / "lessons").rglob("*.ipynb")
+                       if ".ipynb_checkpoints" not in p.parts)
+    assert sorted(built) == committed, "lessons/ and solutions/ hold different notebooks: run `make lessons`"
+    assert any(p.parts[0] == "zh" for p in built), "the Chinese student copies (lessons/zh/) are built too"
+    stale = [str(p) for p in built if (tmp_path / p).read_text() != (ROOT / "lessons" / p).read_text()]
     assert not stale, f"lessons/ drifted from solutions/ (never edit lessons/ by hand; run `make lessons`): {stale}"
 
 

@@ -113,7 +113,7 @@ def test_ex3_static_double_mlp(lesson):
              "`static_double_mlp` still has its placeholder")
     # fed under another name than static.data's
     rejected(lesson, "l01-ex3", ex3(run=RUN.replace('feed={"inputs"', 'feed={"x"')),
-             "`static_double_mlp(batch)` raised KeyError", "'inputs'")
+             "`static_double_mlp(batch)` raised KeyError", "'inputs'", "the name your paddle.static.data declares")
     # the recipe without "times 2"
     rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace(" * 2", "")), "static_double_mlp(batch)", "multiply by 2")
     # the symbolic value returned instead of the fetched numbers
@@ -126,7 +126,13 @@ def test_ex3_static_double_mlp(lesson):
     inside = "Create the layers inside the program_guard block"
     outside_guard = ex3(recipe=RECIPE.replace("make_mlp()(inputs)", "model(inputs)")).replace(
         "        main, startup =", "        model = make_mlp()\n        main, startup =")
-    rejected(lesson, "l01-ex3", outside_guard, "Not found key in IRMapping", inside)
+    rejected(lesson, "l01-ex3", outside_guard, "Not found key in IRMapping", "Every line of the recipe goes inside",
+             "make_mlp()")
+    # the input declared above program_guard, the layers inside it: the same Paddle error, and the hint names both
+    data_outside = ex3(recipe=RECIPE.splitlines()[1]).replace(
+        "        with paddle.static.program_guard(main, startup):",
+        "        " + RECIPE.splitlines()[0].strip() + "\n        with paddle.static.program_guard(main, startup):")
+    rejected(lesson, "l01-ex3", data_outside, "paddle.static.data and make_mlp() both")
     before_static = ex3(recipe=RECIPE.replace("make_mlp()(inputs)", "model(inputs)")).replace(
         "    with static_mode():", "    model = make_mlp()\n    with static_mode():")
     rejected(lesson, "l01-ex3", before_static, inside)

@@ -180,3 +180,19 @@ def test_ex4_put_minimize_where_it_belongs(lesson):
     try_all(lesson, "l04-ex4", EX4_WRONG, EX4_RIGHT)
     label, code, words = EX4_LAST
     assert not rejections(lesson, "l04-ex4", {label: (code, words)})
+
+
+def test_ex1_without_program_guard_empties_the_feed_and_the_check_says_why(lesson):
+    """Tried last: the stray ops go into the kernel's default program. exe.run then removes `a` and `b` from
+    formula_feed (they are not in formula_main), and the check must say so instead of a bare KeyError."""
+    lesson.run_until("l04-ex1-answer")
+    no_guard = EX1_STUB + (
+        "with paddlecourse.static_mode():\n"
+        "    formula_main, formula_startup = paddle.static.Program(), paddle.static.Program()\n"
+        "    fa = paddle.static.data(name='a', shape=[None, 3], dtype='float32')\n"
+        "    fb = paddle.static.data(name='b', shape=[None, 3], dtype='float32')\n"
+        "    formula_z = paddle.mean(2 * fa + fb * fb, axis=1)\n"
+        "    exe = paddle.static.Executor(paddle.CPUPlace())\n"
+        "    formula_result, = exe.run(formula_main, feed=formula_feed, fetch_list=[formula_z])\n")
+    assert not rejections(lesson, "l04-ex1", {"no program_guard": (
+        no_guard, ["formula_feed has lost its inputs", "program_guard(formula_main", "defines formula_feed again"])})

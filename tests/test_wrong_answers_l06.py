@@ -50,6 +50,7 @@ def rejected(result, *words):
     assert not result.passed and result.ename == "CheckFailed", result
     for word in words:
         assert word in result.message, (word, result)
+    return result
 
 
 def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_passes():
@@ -118,7 +119,13 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
         # ---- Exercise 4: FixedScorer
         lesson.run_until("l06-ex4-answer")
         rejected(lesson.try_answer("l06-ex4", "FixedScorer = None"), "`FixedScorer` has no answer yet")
-        rejected(lesson.try_answer("l06-ex4", SCORER_AS_IS), "✗ FixedScorer passes check_export", "training=self.training")
+        as_is = rejected(lesson.try_answer("l06-ex4", SCORER_AS_IS), "✗ FixedScorer in eval mode", "training=self.training")
+        assert "check_export" not in as_is.message     # the export part waits until the forward is right
+        positional = rejected(lesson.try_answer("l06-ex4", "class FixedScorer(Scorer):\n    def forward(self, x):\n"
+                                                "        h = F.dropout(F.relu(self.hidden(x)), 0.2, self.training)\n"
+                                                "        return self.out(h)"),
+                              "✗ FixedScorer in eval mode", "third positional argument of F.dropout is axis")
+        assert "ReshapeOp" not in positional.message and "check_export" not in positional.message
         rejected(lesson.try_answer("l06-ex4", NO_DROPOUT), "✗ dropout still acts in train() mode")
         rejected(lesson.try_answer("l06-ex4", RENAMED), "✗ FixedScorer has Scorer's layers", "Subclass Scorer")
         rejected(lesson.try_answer("l06-ex4", "FixedScorer = Scorer()"), "FixedScorer is a class does not hold",
