@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -284,22 +285,57 @@ def normalise(submitted, source):
 
 # ---------------------------------------------------------------- the two runs
 
-def _run(cells, limits, use_sandbox, kernel):
+MAX_LINE = 40 << 20   # one line the runner writes (a cell's outputs are cut to 64 KiB inside)
+MAX_DEPTH = 64        # nesting of a record the judge is handed (answers.decode recurses)
+
+
+def _depth_ok(value, limit=MAX_DEPTH):
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            stack += [(v, depth + 1) for v in item]
+    return True
+
+
+def _parse_line(line):
+    """One JSON object from the sandbox, or None: malformed, too deep (a RecursionError in json) or too long."""
+    if len(line) > MAX_LINE:
+        return None
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) and _depth_ok(record) else None
+
+
+def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
+    """Run code cells in the sandbox; returns (outputs by cell index, why it stopped or '', the Result).
+
+    Only lines carrying this run's nonce are read (the kernel can write to the sandbox's stdout, but
+    never learns the nonce); ``result.records`` holds the records an answer run's kernel appended to
+    the file ``records`` (claims: parsed here, never trusted)."""
     code = [index for index, cell in enumerate(cells) if cell.cell_type == "code"]
+    nonce = secrets.token_hex(16)
     job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
-           "cell_bytes": limits.cell_output_bytes}
+           "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records}
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
-    outputs, stopped, done = {}, "", False
+    outputs, stopped, done, found = {}, "", False, []
     for line in result.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(record, dict):
+        record = _parse_line(line)
+        if record is None or record.get("nonce") != nonce:
             continue
         if isinstance(record.get("index"), int) and 0 <= record["index"] < len(code) \
                 and isinstance(record.get("outputs"), list):
             outputs[code[record["index"]]] = [o for o in record["outputs"] if isinstance(o, dict)]
+        elif isinstance(record.get("record"), str):
+            claim = _parse_line(record["record"])
+            if claim is not None:
+                found.append(claim)
         elif record.get("stopped"):
             stopped = str(record["stopped"])[:300]
         elif record.get("done"):
@@ -310,6 +346,7 @@ def _run(cells, limits, use_sandbox, kernel):
         stopped = f"it printed more than {limits.output_bytes >> 20} MB and was stopped"
     elif not done and not stopped:
         stopped = f"the run ended unexpectedly (exit {result.returncode})"
+    result.records = found
     return outputs, stopped, result
 
 
@@ -319,11 +356,7 @@ def _report_of(outputs):
     found = [line for line in text.splitlines() if line.startswith(MARKER)]
     if not found:
         return None
-    try:
-        report = json.loads(found[-1][len(MARKER):])
-    except json.JSONDecodeError:
-        return None
-    return report if isinstance(report, dict) else None
+    return _parse_line(found[-1][len(MARKER):])
 
 
 BIND = '''\
