@@ -1,5 +1,6 @@
 """Answers as plain data: only exact types travel, and the judge rebuilds fresh objects of those types."""
 import json
+import os
 
 import numpy as np
 import paddle
@@ -61,3 +62,188 @@ def test_a_function_answer_is_replayed_only_for_the_recorded_arguments():
     assert replay(recorded, "train", (60,), {}) == [1.0, 0.5]
     with pytest.raises(AssertionError):
         replay(recorded, "train", (61,), {})
+
+
+# ---------------------------------------------------------------- recorded effects (grading/effects.py)
+
+from paddlecourse.grading import effects  # noqa: E402
+
+
+def _records(tmp_path):
+    lines = (tmp_path / effects.RECORDS).read_text().splitlines()
+    (tmp_path / "handed.json").write_text(json.dumps([json.loads(line) for line in lines]))
+    return str(tmp_path / "handed.json")
+
+
+def _lesson():
+    """What a lesson's trusted cells make, the same in both runs."""
+    paddle.seed(3)
+    model = paddle.nn.Sequential(paddle.nn.Linear(4, 3), paddle.nn.Dropout(0.5), paddle.nn.Linear(3, 2))
+    return model, paddle.to_tensor(np.ones((5, 4), dtype="float32"))
+
+
+def test_a_training_function_is_replayed_by_its_effects_on_the_model_and_its_result(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def train(model, x, steps=3):
+        optimizer = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+        losses = []
+        for _ in range(steps):
+            loss = model(x).mean()
+            loss.backward()
+            optimizer.step()
+            optimizer.clear_grad()
+            losses.append(float(loss))
+        model.eval()
+        np.random.rand()  # a call that moves a random generator the lesson reads later
+        return losses
+
+    answer_run = {"train": train}
+    effects.record(answer_run, ["train"])
+    model, x = _lesson()
+    losses = answer_run["train"](model, x, steps=3)
+    trained = {k: v.numpy().copy() for k, v in model.state_dict().items()}
+    after_call = np.random.rand()
+
+    def solution(model, x, steps=3):
+        raise AssertionError("the judge never runs the answer's function for a plain result")
+
+    judge_run = {"train": solution}
+    effects.bind(judge_run, ["train"], [], _records(tmp_path))
+    np.random.seed(99)   # the judge's generator is elsewhere: the record puts it where the student's call left it
+    fresh, x2 = _lesson()
+    assert judge_run["train"](fresh, x2, steps=3) == losses
+    assert all(np.array_equal(fresh.state_dict()[k].numpy(), trained[k]) for k in trained)
+    assert not fresh.training and not any(s.training for s in fresh.sublayers())
+    assert np.random.rand() == after_call
+    with pytest.raises(effects.NotRecorded, match="not called this often"):
+        judge_run["train"](fresh, x2, steps=3)
+
+
+def test_a_call_with_other_arguments_or_a_forged_record_gets_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    answer_run = {"f": lambda model, n: n * 2}
+    effects.record(answer_run, ["f"])
+    model, _ = _lesson()
+    answer_run["f"](model, 3)
+    judge_run = {"f": None}
+    effects.bind(judge_run, ["f"], [], _records(tmp_path))
+    other = paddle.nn.Linear(4, 4)
+    with pytest.raises(effects.NotRecorded, match="other arguments"):
+        judge_run["f"](other, 3)
+    # a record claiming a file outside the path the call was given is refused, nothing is written
+    forged = [{"name": "g", "call": 0, "args": effects._arguments((str(tmp_path / "out" / "model"),), {}),
+               "value": encode(None), "training": {}, "layers": {},
+               "files": {"0": {"written": {"../../escaped": "eA=="}, "removed": []}}, "globals": None}]
+    (tmp_path / "out").mkdir()
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    judge_run = {"g": None}
+    effects.bind(judge_run, ["g"], [], str(tmp_path / "forged.json"))
+    with pytest.raises(effects.NotRecorded, match="not under the path"):
+        judge_run["g"](str(tmp_path / "out" / "model"))
+    assert not (tmp_path.parent / "escaped").exists()
+
+
+def test_files_a_call_writes_under_its_path_are_written_again_by_the_judge(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "model.json").write_text("stale")
+
+    def export(prefix):
+        with open(prefix + ".json", "w") as handle:
+            handle.write("{}")
+        with open(prefix + ".pdiparams", "wb") as handle:
+            handle.write(b"\x00\x01")
+        os.remove(prefix + ".json") if False else None
+
+    answer_run = {"export": export}
+    effects.record(answer_run, ["export"])
+    answer_run["export"](str(tmp_path / "a" / "model"))
+    judge_run = {"export": None}
+    effects.bind(judge_run, ["export"], [], _records(tmp_path))
+    assert judge_run["export"](str(tmp_path / "b" / "model")) is None
+    assert (tmp_path / "b" / "model.json").read_text() == "{}"
+    assert (tmp_path / "b" / "model.pdiparams").read_bytes() == b"\x00\x01"
+
+
+def test_a_raised_error_comes_back_as_its_type_without_its_message(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def stub(model):
+        raise NotImplementedError()
+
+    def leaky(model):
+        raise ValueError("BEGIN HIDDEN TESTS: a message could carry what the run saw")
+
+    answer_run = {"stub": stub, "leaky": leaky}
+    effects.record(answer_run, ["stub", "leaky"])
+    model, _ = _lesson()
+    for name in ("stub", "leaky"):
+        with pytest.raises((NotImplementedError, ValueError)):
+            answer_run[name](model)
+    judge_run = {"stub": None, "leaky": None}
+    effects.bind(judge_run, ["stub", "leaky"], [], _records(tmp_path))
+    with pytest.raises(NotImplementedError) as stub_error:
+        judge_run["stub"](model)
+    assert str(stub_error.value) == ""   # run_answer tells the untouched stub by its empty message
+    with pytest.raises(ValueError) as leaked:
+        judge_run["leaky"](model)
+    assert "HIDDEN" not in str(leaked.value)
+
+
+def test_a_returned_layer_is_rebuilt_from_the_instructors_function_and_the_recorded_state(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def make():
+        return paddle.nn.Sequential(paddle.nn.Linear(2, 3), paddle.nn.ReLU(), paddle.nn.Linear(3, 1))
+
+    def student():
+        paddle.seed(5)
+        model = make()
+        model.eval()
+        return model, [1.0, 0.5]
+
+    def wrong_shape():
+        return paddle.nn.Linear(2, 1), [1.0]
+
+    answer_run = {"train": student, "other": wrong_shape}
+    effects.record(answer_run, ["train", "other"])
+    model, losses = answer_run["train"]()
+    answer_run["other"]()
+    judge_run = {"train": lambda: (make(), [9.0]), "other": lambda: (make(), [9.0])}
+    effects.bind(judge_run, ["train", "other"], [], _records(tmp_path))
+    rebuilt, back = judge_run["train"]()
+    assert back == [1.0, 0.5] and not rebuilt.training
+    x = paddle.ones([4, 2])
+    assert np.array_equal(rebuilt(x).numpy(), model(x).numpy())
+    assert judge_run["other"]()[0] is None   # another model than the exercise's: None, and the test says so
+
+
+def test_a_dataset_class_is_replayed_by_its_items(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    images, labels = np.arange(12, dtype="float32").reshape(6, 2), np.arange(6, dtype="int64")
+
+    class Pairs(paddle.io.Dataset):
+        def __init__(self, images, labels):
+            super().__init__()
+            self.images, self.labels = images, labels
+
+        def __getitem__(self, index):
+            return self.images[index], self.labels[index - 1] if index == 5 else self.labels[index]
+
+        def __len__(self):
+            return len(self.labels)
+
+    answer_run = {"Pairs": Pairs}
+    effects.record(answer_run, ["Pairs"])
+    answer_run["Pairs"](images, labels)
+    judge_run = {"Pairs": None}
+    effects.bind(judge_run, [], ["Pairs"], _records(tmp_path))
+    replayed = judge_run["Pairs"](images, labels)
+    assert isinstance(replayed, paddle.io.Dataset) and len(replayed) == 6
+    assert np.array_equal(replayed[2][0], images[2]) and int(replayed[5][1]) == 4
+    batches = list(paddle.io.DataLoader(replayed, batch_size=3))
+    assert len(batches) == 2
+    with pytest.raises(effects.NotRecorded):
+        judge_run["Pairs"](images, labels)   # constructed once when the student's code ran

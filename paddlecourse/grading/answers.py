@@ -28,17 +28,17 @@ class Unsupported(Exception):
     pass
 
 
-def _array(array):
+def _array(array, limit=MAX_ITEMS):
     import numpy as np
 
-    if array.dtype.kind not in _NUMERIC_KINDS or array.size > MAX_ITEMS:
+    if array.dtype.kind not in _NUMERIC_KINDS or array.size > limit:
         raise Unsupported(f"an array of {array.dtype} with {array.size} items")
     little = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<"))
     return {"dtype": array.dtype.newbyteorder("<").str, "shape": list(array.shape),
             "data": base64.b64encode(little.tobytes()).decode("ascii")}
 
 
-def encode(value, depth=0, budget=None):
+def encode(value, depth=0, budget=None, max_text=MAX_TEXT):
     """One value as tagged JSON; raises Unsupported for anything but plain data."""
     budget = budget if budget is not None else [MAX_ITEMS]
     budget[0] -= 1
@@ -54,17 +54,17 @@ def encode(value, depth=0, budget=None):
     if kind is float:
         return {"t": "float", "v": float.__repr__(value)}
     if kind is str:
-        if len(value) > MAX_TEXT:
-            raise Unsupported("a very long string")
+        if len(value) > max_text:
+            raise Unsupported("a very long string" if max_text == MAX_TEXT else f"text over {max_text} characters")
         return {"t": "str", "v": str.__str__(value)}
     if kind in (list, tuple):
-        return {"t": kind.__name__, "v": [encode(item, depth + 1, budget) for item in kind.__iter__(value)]}
+        return {"t": kind.__name__, "v": [encode(item, depth + 1, budget, max_text) for item in kind.__iter__(value)]}
     if kind in (set, frozenset):
-        items = [encode(item, depth + 1, budget) for item in kind.__iter__(value)]
+        items = [encode(item, depth + 1, budget, max_text) for item in kind.__iter__(value)]
         return {"t": kind.__name__, "v": sorted(items, key=lambda item: json.dumps(item, sort_keys=True))}
     if kind is dict or kind in _DICTS.values():
         tag = next((name for name, known in _DICTS.items() if known is kind), "dict")
-        return {"t": tag, "v": [[encode(k, depth + 1, budget), encode(v, depth + 1, budget)]
+        return {"t": tag, "v": [[encode(k, depth + 1, budget, max_text), encode(v, depth + 1, budget, max_text)]
                                 for k, v in dict.items(value)]}
     module = getattr(kind, "__module__", "") or ""
     if module == "numpy":
