@@ -247,3 +247,35 @@ def test_a_dataset_class_is_replayed_by_its_items(tmp_path, monkeypatch):
     assert len(batches) == 2
     with pytest.raises(effects.NotRecorded):
         judge_run["Pairs"](images, labels)   # constructed once when the student's code ran
+
+
+def test_input_specs_come_back_as_input_specs():
+    spec = paddle.static.InputSpec([None, 784], "float32", name="x")
+    back = roundtrip([spec])[0]
+    assert type(back) is paddle.static.InputSpec and list(back.shape) == [-1, 784]
+    assert str(back.dtype) == str(spec.dtype) and back.name == "x"
+
+
+def test_a_static_program_and_its_output_value_come_back_runnable(capsys):
+    from paddlecourse.grading.answers import MARKER, report
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            a = paddle.static.data(name="a", shape=[None, 3], dtype="float32")
+            z = paddle.mean(2 * a, axis=1)
+        report({"main": main, "z": z, "n": 3}, ["main", "z", "n"], {})
+        line = [x for x in capsys.readouterr().out.splitlines() if x.startswith(MARKER)][-1]
+        answers = json.loads(line[len(MARKER):])["answers"]
+        namespace = {}
+        for name in sorted(answers, key=lambda n: answers[n]["value"]["t"] == "value"):  # programs first
+            namespace[name] = decode(answers[name]["value"], namespace)
+        program, value = namespace["main"], namespace["z"]
+        assert type(program).__name__ == "Program" and program is not main and program.num_ops() == main.num_ops()
+        assert sorted(op.attrs()["name"] for op in program.global_block().ops if op.name() == "pd_op.data") == ["a"]
+        fetched, = paddle.static.Executor(paddle.CPUPlace()).run(
+            program, feed={"a": np.ones((5, 3), dtype="float32")}, fetch_list=[value])
+        assert fetched.shape == (5,) and np.allclose(fetched, 2.0)
+    finally:
+        paddle.disable_static()

@@ -14,6 +14,7 @@ objects of exactly those types from the data.
 import base64
 import collections
 import json
+import os
 
 MARKER = "PADDLECOURSE-REPORT "
 MAX_DEPTH = 12
@@ -77,6 +78,13 @@ def encode(value, depth=0, budget=None, max_text=MAX_TEXT):
     if module.startswith("paddle"):
         import paddle
 
+        if kind is paddle.static.InputSpec:
+            shape = [None if d is None else int(d) for d in value.shape]
+            return {"t": "inputspec", "shape": shape, "dtype": str(value.dtype).replace("paddle.", ""),
+                    "name": None if value.name is None else str.__str__(value.name)[:200],
+                    "stop_gradient": bool(value.stop_gradient)}
+        if kind is _pir("Program"):
+            return {"t": "program", "json": _program_json(value)}
         parameter = getattr(getattr(paddle, "base", None), "framework", None)
         parameter = getattr(parameter, "EagerParamBase", None)
         if kind is paddle.Tensor or (parameter is not None and kind is parameter):
@@ -85,6 +93,64 @@ def encode(value, depth=0, budget=None, max_text=MAX_TEXT):
                     "stop_gradient": bool(paddle.Tensor.stop_gradient.__get__(value)),
                     "grad": None if grad is None else _array(paddle.Tensor.numpy(grad))}
     raise Unsupported(f"a {kind.__module__}.{kind.__qualname__}")
+
+
+def _pir(name):
+    import paddle
+
+    return getattr(paddle.base.libpaddle.pir, name, None)
+
+
+MAX_PROGRAM = 8 << 20
+
+
+def _program_json(program):
+    """A static (PIR) Program as the JSON text paddle.jit.save writes (Paddle's own serialisation)."""
+    import tempfile
+
+    import paddle
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "program.json")
+        paddle.base.core.serialize_pir_program(program, path, True, False, True)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(MAX_PROGRAM + 1)
+    if len(text) > MAX_PROGRAM:
+        raise Unsupported("a program over 8 MB")
+    return text
+
+
+def _load_program(text):
+    import tempfile
+
+    import paddle
+
+    if not isinstance(text, str) or len(text) > MAX_PROGRAM:
+        raise ValueError("not a program")
+    json.loads(text)  # JSON first: Paddle's reader is handed nothing else
+    program = paddle.static.Program()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "program.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        if not paddle.base.core.deserialize_pir_program(path, program, -1):
+            raise ValueError("the program does not load")
+    return program
+
+
+def value_reference(value, namespace, names):
+    """A static Value (the output of a program) as the name of the reported Program that holds it,
+    the index of the op that makes it and which of its results it is; raises Unsupported otherwise."""
+    op = value.get_defining_op()
+    for name in names:
+        program = namespace.get(name)
+        if type(program) is _pir("Program") and op is not None and op.get_parent_block().program == program:
+            for index, candidate in enumerate(program.global_block().ops):
+                if candidate == op:
+                    results = [i for i, r in enumerate(op.results()) if r.is_same(value)]
+                    if results:
+                        return {"t": "value", "program": name, "op": index, "result": results[0]}
+    raise Unsupported("a static Value of a program that is not one of the answers")
 
 
 def _rebuild_array(data):
@@ -98,8 +164,9 @@ def _rebuild_array(data):
     return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 
 
-def decode(data):
-    """Fresh objects of exactly the reported types (run by the judge, never in a student's kernel)."""
+def decode(data, namespace=None):
+    """Fresh objects of exactly the reported types (run by the judge, never in a student's kernel).
+    A static Value is found in the program ``namespace`` already holds under its reported name."""
     tag = data["t"]
     if tag == "none":
         return None
@@ -127,6 +194,19 @@ def decode(data):
             # d/dt sum(t * g) is exactly g: the rebuilt tensor gets the reported gradient
             (tensor * paddle.to_tensor(_rebuild_array(data["grad"]))).sum().backward()
         return tensor
+    if tag == "inputspec":
+        import paddle
+
+        shape = [None if d is None else int(d) for d in data["shape"]]
+        name = None if data["name"] is None else str(data["name"])
+        return paddle.static.InputSpec(shape, str(data["dtype"]), name, bool(data["stop_gradient"]))
+    if tag == "program":
+        return _load_program(data["json"])
+    if tag == "value":
+        program = (namespace or {}).get(str(data["program"]))
+        if type(program) is not _pir("Program"):
+            raise ValueError("the program of this value is not there")
+        return program.global_block().ops[int(data["op"])].results()[int(data["result"])]
     raise ValueError(f"unknown answer type {tag!r}")
 
 
@@ -143,7 +223,10 @@ def report(namespace, names, calls):
             answers[name] = {"missing": True}
             continue
         try:
-            answers[name] = {"value": encode(namespace[name])}
+            if type(namespace[name]) is _pir("Value"):
+                answers[name] = {"value": value_reference(namespace[name], namespace, names)}
+            else:
+                answers[name] = {"value": encode(namespace[name])}
         except Unsupported as why:
             answers[name] = {"unsupported": str(why)}
         except Exception as error:  # a tensor that cannot be read, ...
