@@ -1,25 +1,40 @@
 """Judging a submission outside the student's kernel.
 
-Two sandboxed runs per submission, and a decision made by neither of them:
+Up to three sandboxed runs per submission, and a decision made by none of them:
 
 1. **The student's run** (untrusted). The submission, normalised (one copy of each graded cell,
    locked cells put back from source/, test cells WITHOUT their hidden tests), runs in the
    sandbox. After each answer cell a report cell prints the names that the instructor's
-   solution cell defines, as plain data (``answers.encode``); a function answer is called with
-   the literal arguments the lesson's test cells use, and its results are reported instead.
-   The hidden tests never enter this run, so nothing in it can read or print them.
-2. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
+   solution cell defines, as plain data (``answers.encode``); a pure function answer (the hidden
+   tests call it with literal arguments only) is called with those arguments and its results are
+   reported, and the calls the visible checks make are recorded by their arguments. The hidden
+   tests never enter this run, so nothing in it can read or print them.
+2. **The answer run** (untrusted; only when a function or class answer is handed lesson objects:
+   a model, a loader, an export path). The instructor's notebook with the student's cells for those
+   exercises (every other answer as the solution has it) and a recorder after each: every call's
+   arguments (fingerprint), result and effects on its arguments are recorded (``effects.py``).
+   Only those records come back - none of its outputs, none of its verdicts - and a hidden part
+   is in that run only where it calls the recorded answer itself. One kind of answer cannot be
+   recorded as data: a class whose methods are the answer (a Layer's forward, lesson 06 ex4);
+   its test's pass or fail is the one verdict taken from this run (see instructors/README.md).
+3. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
    a fresh sandboxed kernel: lesson cells and solution cells as the instructor wrote them, then,
    after each solution cell, the names it defines are deleted and rebound to fresh objects
-   rebuilt from the student's report (``answers.decode``), functions to stand-ins that return
-   what the student's function returned. Then the test cells run, visible checks and hidden
-   tests together. No student code runs here: no hook, patched module, lying object or
-   redefined lesson global exists in this kernel.
-3. **The decision** is made in the grader's process, which never unpickles or imports
+   rebuilt from the student's report (``answers.decode``), pure functions to stand-ins that return
+   what the student's function returned for those arguments, and recorded answers to stand-ins that
+   replay the records call by call (``effects.bind``). Then the test cells run, visible checks and
+   hidden tests together, each hidden part keeping the random generators as it found them. No
+   student code runs here: no hook, patched module, lying object or redefined lesson global exists
+   in this kernel.
+4. **The decision** is made in the grader's process, which never unpickles or imports
    anything from a submission: a test cell scores its points when the judge's run of it
-   raised nothing. Its outputs (stderr dropped, error text cut to one line, hidden lines
-   never quoted) become the test cell's outputs in the notebook nbgrader records, so
+   raised nothing. Its outputs (stderr and execute_results dropped, error text cut to one line,
+   hidden lines never quoted) become the test cell's outputs in the notebook nbgrader records, so
    nbgrader's own SaveAutoGrades writes exactly that score into the gradebook.
+
+Every run's lines are read only when they carry the run's nonce (runner.py). A submission that is a
+symbolic link, that ``collect`` found a link in, or that holds the instructor's solution or
+hidden-test regions is not run at all: it scores 0 and is listed "needs a look".
 """
 import ast
 import copy

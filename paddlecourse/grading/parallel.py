@@ -1,6 +1,6 @@
 """Grading a class: every submission judged, N at a time, then recorded by nbgrader in one process.
 
-Judging (two sandboxed runs per submission, judge.py) is the slow part and runs ``jobs`` at a
+Judging (two or three sandboxed runs per submission, judge.py) is the slow part and runs ``jobs`` at a
 time in worker threads, each waiting on its own sandbox. Nothing is written to the gradebook
 while they run: the judgements go to a private temporary folder, and then ONE
 ``nbgrader autograde`` process records them all, one after another, so the gradebook (SQLite)
