@@ -279,3 +279,44 @@ def test_a_static_program_and_its_output_value_come_back_runnable(capsys):
         assert fetched.shape == (5,) and np.allclose(fetched, 2.0)
     finally:
         paddle.disable_static()
+
+
+def test_effects_that_cannot_be_recorded_fail_that_call_and_not_the_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def train(model):
+        os.chdir(tmp_path / "elsewhere")   # a function may move the kernel's working folder
+        model[0].weight.set_value(model[0].weight * 2)
+        return 1.0
+
+    (tmp_path / "elsewhere").mkdir()
+    answer_run = {"train": train}
+    effects.record(answer_run, ["train"])
+    model, _ = _lesson()
+    monkeypatch.setattr(effects, "MAX_ARRAY_ITEMS", 3)   # this model's weights are over it
+    assert answer_run["train"](model) == 1.0
+    os.chdir(tmp_path)
+    judge_run = {"train": None}
+    effects.bind(judge_run, ["train"], [], _records(tmp_path))
+    with pytest.raises(effects.NotRecorded, match="could not be recorded"):
+        judge_run["train"](model)
+
+
+def test_a_submission_that_is_a_link_or_the_source_notebook_is_refused(tmp_path):
+    from paddlecourse.grading.judge import REFUSED_MARK, refusal
+
+    source = tmp_path / "source.ipynb"
+    source.write_text("{}")
+    folder = tmp_path / "submitted" / "ann" / "l08"
+    folder.mkdir(parents=True)
+    linked = folder / "nb.ipynb"
+    linked.symlink_to(source)
+    assert "symbolic link" in refusal(linked, {"cells": []})
+    linked.unlink()
+    linked.write_text("{}")
+    pasted = {"cells": [{"source": "### BEGIN SOLUTION\nx = 1\n### END SOLUTION"}]}   # pasted from solutions/
+    assert refusal(linked, pasted) == ""
+    copied = {"cells": [{"source": "check(x)\n### BEGIN HIDDEN TESTS\nassert x == 1\n### END HIDDEN TESTS"}]}
+    assert "hidden-test regions" in refusal(linked, copied)
+    (folder / REFUSED_MARK).write_text("its submission in the exchange holds a symbolic link")
+    assert "symbolic link" in refusal(linked, pasted)

@@ -106,8 +106,11 @@ def layer_state(layer):
     state = {}
     for key, tensor in layer.state_dict().items():
         state[str(key)] = _array(tensor.numpy(), MAX_ARRAY_ITEMS)
-    return {"state": state, "training": [[name, bool(sub.training)] for name, sub in
-                                         layer.named_sublayers(include_self=True)]}
+    return {"state": state, "training": training_flags(layer)}
+
+
+def training_flags(layer):
+    return [[name, bool(sub.training)] for name, sub in layer.named_sublayers(include_self=True)]
 
 
 def _digest_state(layer):
@@ -188,7 +191,7 @@ class Recorder:
     recorded call are the outer call's business, and the judge never makes them)."""
 
     def __init__(self, path=RECORDS):
-        self.path, self.depth, self.count = path, 0, 0
+        self.path, self.depth, self.count = os.path.abspath(path), 0, 0   # where the runner looks, whatever cwd is
 
     def write(self, entry):
         self.count += 1
@@ -223,11 +226,15 @@ class Recorder:
                 return value
             finally:
                 recorder.depth -= 1
-                entry["layers"] = {str(key): layer_state(layer) for key, layer in layers.items()
-                                   if _digest_state(layer) != before[key]}
-                entry["training"] = {str(key): layer_state(layer)["training"] for key, layer in layers.items()}
-                entry["files"] = {str(key): _changed_files(path, files_before[key]) for key, path in paths.items()}
-                entry["globals"] = _global_state()
+                try:
+                    entry["layers"] = {str(key): layer_state(layer) for key, layer in layers.items()
+                                       if _digest_state(layer) != before[key]}
+                    entry["training"] = {str(key): training_flags(layer) for key, layer in layers.items()}
+                    entry["files"] = {str(key): _changed_files(path, files_before[key]) for key, path in paths.items()}
+                    entry["globals"] = _global_state()
+                except Exception as error:  # noqa: BLE001 - a model too large to record, a patched paddle, ...
+                    entry = {"name": name, "call": entry["call"], "args": entry["args"],
+                             "broken": f"its effects could not be recorded ({type(error).__name__}: {str(error)[:120]})"}
                 recorder.write(entry)
 
         recorded.__name__ = recorded.__qualname__ = name
@@ -411,6 +418,8 @@ class Replayer:
             raise NotRecorded(f"{name} was not called this often when your code ran (call {k + 1}); "
                               "the run of your code may have stopped before it")
         entry = entries[k]
+        if entry.get("broken"):
+            raise NotRecorded(f"call {k + 1} of {name}: {str(entry['broken'])[:200]}")
         if entry.get("args") != _arguments(args, kwargs):
             raise NotRecorded(f"call {k + 1} of {name} had other arguments when your code ran")
         return entry

@@ -33,8 +33,8 @@ Up to three sandboxed runs per submission, and a decision made by none of them:
    nbgrader's own SaveAutoGrades writes exactly that score into the gradebook.
 
 Every run's lines are read only when they carry the run's nonce (runner.py). A submission that is a
-symbolic link, that ``collect`` found a link in, or that holds the instructor's solution or
-hidden-test regions is not run at all: it scores 0 and is listed "needs a look".
+symbolic link, that ``collect`` found a link in, or that holds hidden-test regions (the instructor's
+source notebook) is not run at all: it scores 0 and is listed "needs a look".
 """
 import ast
 import copy
@@ -619,14 +619,16 @@ def _kept_verdict(outputs, names):
     return [{"output_type": "stream", "name": "stdout", "text": KEPT_PASSED}]
 
 
-_INSTRUCTORS_MARKS = re.compile(r"^[ \t]*#+ *(BEGIN|END) (SOLUTION|HIDDEN TESTS)", re.M)
+# hidden tests, not solution markers: a learner may paste a solution cell from the course's solutions/ (catch-up
+# strips its markers, a copy by hand keeps them), but no student's notebook holds a hidden test
+_INSTRUCTORS_MARKS = re.compile(r"^[ \t]*#+ *(BEGIN|END) HIDDEN TESTS", re.M)
 REFUSED_MARK = ".paddlecourse-refused"
 
 
 def refusal(path, submitted):
     """Why a submission is not the student's own work to grade ('' when it may be graded): a symbolic link
     (nbgrader's collect copies what a link points at - source/ included), a submission `collect` found
-    links in, or a notebook that holds the instructor's solution or hidden-test regions."""
+    links in, or a notebook that holds hidden-test regions (the instructor's source notebook)."""
     path = Path(path)
     if path.is_symlink() or any(p.is_symlink() for p in list(path.parents)[:3]):
         return "the submitted notebook is a symbolic link; only a student's own file is graded"
@@ -635,8 +637,8 @@ def refusal(path, submitted):
         return mark.read_text(encoding="utf-8", errors="replace")[:300].strip() or "collect refused this submission"
     for cell in submitted.get("cells", []):
         if _INSTRUCTORS_MARKS.search(cell.get("source", "")):
-            return ("the notebook holds the instructor's solution or hidden-test regions (a copy of source/, "
-                    "for example through a symbolic link in the exchange); it was not graded")
+            return ("the notebook holds hidden-test regions: it is the instructor's source notebook (a copy of "
+                    "source/ or solutions/, for example through a symbolic link in the exchange), not the student's work")
     return ""
 
 
