@@ -133,24 +133,6 @@ def _body(source):
         return []
 
 
-def called_names(source):
-    """Names called anywhere in ``source``, and those called with any non-literal argument."""
-    try:
-        tree = _parse(source)
-    except SyntaxError:
-        return set(), set()
-    called, not_literal = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            called.add(node.func.id)
-            for value in [*node.args, *[k.value for k in node.keywords]]:
-                try:
-                    ast.literal_eval(value)
-                except (ValueError, TypeError, SyntaxError):
-                    not_literal.add(node.func.id)
-    return called, not_literal
-
-
 def literal_calls(sources, functions):
     """{function: [{"args": [...], "kwargs": {...}}]} for every call with literal arguments in ``sources``."""
     calls = {name: [] for name in functions}

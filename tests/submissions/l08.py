@@ -5,7 +5,6 @@ Four answers are functions the tests hand lesson objects: ``train_fixed()`` retu
 ``evaluate(model, x, y)`` must leave the model's BatchNorm statistics and mode as it found them.
 They are recorded in the answer run and replayed by the judge (grading/effects.py).
 """
-import json
 import textwrap
 
 from . import attacks
@@ -185,4 +184,3 @@ EXPECTED = {"correct": 17, "blank": 0, "wrong": WRONG_SCORE, "hooks_on_call": HO
             "forged_records": FORGED_SCORE, "honest_noise": 17, "symlinked": 0}
 HONEST = ["correct", "wrong", "leaks_hidden", "honest_noise"]
 MAX_SCORE = 17
-assert json  # (json is used in the forged cells' text)
