@@ -553,7 +553,7 @@ def _last_uses(source, plan):
     return last
 
 
-def _answer_run_cells(source, students_source, plan):
+def _answer_run_cells(source, students_source, plan, token=""):
     '''The answer run: the instructor's notebook with the student's cells for the recorded and kept
     answers (every other answer as the solution has it), a recorder after each recorded one, and the test
     cells up to the last that uses them - a hidden part only where it uses them (its calls must be
@@ -571,7 +571,10 @@ def _answer_run_cells(source, students_source, plan):
         elif is_test(cell):
             uses = name_uses(cell.source, names)[0]
             keep_hidden = bool(name_uses(_hidden_part(cell.source), names)[0]) or bool(uses & kept)
-            cells.append(_plain("code", neutral_hidden(cell.source) if keep_hidden else without_hidden_tests(cell.source)))
+            text = neutral_hidden(cell.source) if keep_hidden else without_hidden_tests(cell.source)
+            if uses & kept:  # a kept verdict needs the cell's last line reached, not only no error shown
+                text += f"\nprint({token!r})"
+            cells.append(_plain("code", text))
             if uses:
                 index[grade_id] = len(cells) - 1
                 last = len(cells)
@@ -592,10 +595,13 @@ KEPT_FAILED = ("Did not pass. It was decided in the sandboxed run where your cla
                "its messages are not shown here: run this check cell in your notebook to see why.")
 
 
-def _kept_verdict(outputs, names):
+def _kept_verdict(outputs, token):
     """A kept test's verdict, and nothing else of the run where the student's code ran (its prints could
-    quote the hidden tests that run holds)."""
-    if any(o.get("output_type") == "error" for o in outputs):
+    quote the hidden tests that run holds): passed when no error was shown AND the cell's last line printed
+    the run's token (code that swallows every error skips that line too)."""
+    printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream"
+                      and o.get("name") == "stdout")
+    if any(o.get("output_type") == "error" for o in outputs) or token not in printed.splitlines():
         return [{"output_type": "error", "ename": "CheckFailed", "evalue": KEPT_FAILED,
                  "traceback": [f"CheckFailed: {KEPT_FAILED}"]}]
     return [{"output_type": "stream", "name": "stdout", "text": KEPT_PASSED}]
@@ -736,7 +742,8 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
     records, answer_verdicts, answer_index = [], {}, {}
     if plan.effects or plan.kept:
         students_source = {_grader(c).get("grade_id"): c.source for c in cells if is_answer(c)}
-        answer_cells, answer_index = _answer_run_cells(source, students_source, plan)
+        token = "paddlecourse-kept-" + secrets.token_hex(8)
+        answer_cells, answer_index = _answer_run_cells(source, students_source, plan, token)
         answer_limits = dataclasses.replace(limits, output_bytes=max(limits.output_bytes, ANSWER_RUN_BYTES))
         answered, answer_stopped, answer_run = _run(answer_cells, answer_limits, use_sandbox, kernel,
                                                     records=effects.RECORDS)
@@ -749,7 +756,7 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         for grade_id, where in answer_index.items():
             test = next(c for c in source.cells if _grader(c).get("grade_id") == grade_id)
             if kept_names and name_uses(test.source, kept_names)[0] and where in answered:
-                answer_verdicts[grade_id] = _kept_verdict(answered[where], kept_names)
+                answer_verdicts[grade_id] = _kept_verdict(answered[where], token)
         recorded = sorted(g for g in answer_index if g not in answer_verdicts)
         if recorded:
             judgement.notes.append(
