@@ -320,3 +320,29 @@ def test_a_submission_that_is_a_link_or_the_source_notebook_is_refused(tmp_path)
     assert "hidden-test regions" in refusal(linked, copied)
     (folder / REFUSED_MARK).write_text("its submission in the exchange holds a symbolic link")
     assert "symbolic link" in refusal(linked, pasted)
+
+
+def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
+    """Review finding A: a test that passed the function as an argument was judged with the instructor's own
+    function. Every function or class answer of every lesson is now replayed (by arguments or by recorded
+    effects) or, for a Layer class, kept from the answer run - none is left to the solution."""
+    import nbformat
+
+    from paddlecourse.grading import judge
+
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    seen = {}
+    for path in sorted((root / "solutions").glob("0*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        plan = judge.plan_for(notebook)
+        for cell in notebook.cells:
+            if judge.is_answer(cell) and cell.cell_type == "code" and judge.defined_names(cell.source)[1]:
+                grade_id = judge._grader(cell)["grade_id"]
+                ways = [name for name, found in (("literal", plan.literal), ("effects", plan.effects),
+                                                 ("kept", plan.kept)) if grade_id in found]
+                assert len(ways) == 1, (grade_id, ways)
+                seen[grade_id] = ways[0]
+    assert seen == {"l01-ex3-answer": "effects", "l02-ex4-answer": "literal", "l03-ex1-answer": "effects",
+                    "l03-ex2-answer": "effects", "l03-ex3-answer": "effects", "l06-ex4-answer": "kept",
+                    "l07-ex3-answer": "literal", "l08-ex3-answer": "effects", "l08-ex5-answer": "effects",
+                    "l08-ex7-answer": "effects", "l08-ex9-answer": "effects"}
