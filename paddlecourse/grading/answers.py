@@ -20,6 +20,7 @@ MARKER = "PADDLECOURSE-REPORT "
 MAX_DEPTH = 12
 MAX_ITEMS = 100_000
 MAX_TEXT = 200_000
+MAX_RECORDED_CALLS = 500
 
 _NUMERIC_KINDS = "biufc"  # bool, int, unsigned, float, complex
 _DICTS = {"Counter": collections.Counter, "OrderedDict": collections.OrderedDict}
@@ -252,8 +253,12 @@ def record_calls(namespace, names, path="paddlecourse-records.jsonl"):
     """Wrap the functions ``names`` so that every later call with plain-data arguments appends its
     arguments and result to ``path`` (the student's run: the visible checks' calls, replayed by the judge
     by their arguments; that run holds no hidden test)."""
+    written, path = {}, os.path.abspath(path)   # where the runner looks, whatever the kernel's cwd becomes
+
     def wrap(name, function):
         def recorded(*args, **kwargs):
+            if written.get(name, 0) >= MAX_RECORDED_CALLS:   # a loop of calls in a scratch cell: enough
+                return function(*args, **kwargs)
             try:
                 key = {"args": [encode(a) for a in args], "kwargs": {str(k): encode(v) for k, v in kwargs.items()}}
             except Unsupported:
@@ -272,6 +277,7 @@ def record_calls(namespace, names, path="paddlecourse-records.jsonl"):
                 return value
             finally:
                 if key is not None:
+                    written[name] = written.get(name, 0) + 1
                     with open(path, "a", encoding="utf-8") as handle:
                         handle.write(json.dumps(entry) + "\n")
         recorded.__name__ = recorded.__qualname__ = name
