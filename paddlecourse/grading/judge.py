@@ -618,8 +618,9 @@ def refusal(path, submitted):
     (nbgrader's collect copies what a link points at - source/ included), a submission `collect` found
     links in, or a notebook that holds hidden-test regions (the instructor's source notebook)."""
     path = Path(path)
-    if path.is_symlink() or any(p.is_symlink() for p in list(path.parents)[:3]):
-        return "the submitted notebook is a symbolic link; only a student's own file is graded"
+    if path.is_symlink() or any(p.is_symlink() for p in list(path.parents)[:3]) or \
+            (path.exists() and not path.is_file()):
+        return "the submitted notebook is a symbolic link (or not a plain file); only a student's own file is graded"
     mark = path.parent / REFUSED_MARK
     if mark.is_file() and not mark.is_symlink():
         return mark.read_text(encoding="utf-8", errors="replace")[:300].strip() or "collect refused this submission"
@@ -685,13 +686,16 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
     start = time.monotonic()
     name = Path(source_path).name
     judgement = Judgement(notebook=name, sandboxed=use_sandbox)
+    source = nbformat.read(source_path, as_version=4)
+    refused = refusal(submitted_path, {"cells": []})   # a link is refused before anything reads what it points at
+    if refused:
+        return _refused(judgement, source, refused, start)
     try:
         submitted = read_submission(submitted_path)
     except (OSError, ValueError) as error:
         judgement.unreadable = str(error)
         judgement.needs_look.append(f"unreadable notebook: {error}")
         return judgement
-    source = nbformat.read(source_path, as_version=4)
     refused = refusal(submitted_path, submitted)
     if refused:
         return _refused(judgement, source, refused, start)
