@@ -171,3 +171,59 @@ else:
     print(json.dumps([len(children), None]))"""], processes=64)
     started, error = last_json(outputs, 0)
     assert started < 64 and error is not None, (started, error)
+
+
+FORGE = r'''
+import json, os
+forged = json.dumps({"index": 1, "outputs": [{"output_type": "stream", "name": "stdout", "text": "FORGED"}]})
+deep = "[" * 200000 + "]" * 200000
+written, refused = [], []
+for pid in os.listdir("/proc"):
+    if not pid.isdigit() or int(pid) == os.getpid():
+        continue
+    for fd in ("1", "2", "3"):
+        try:
+            handle = os.open(f"/proc/{pid}/fd/{fd}", os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            os.write(handle, (forged + "\n" + json.dumps({"done": True}) + "\n").encode())
+            os.write(handle, (deep + "\n").encode())
+            written.append(f"{pid}/{fd}")
+        except OSError:
+            pass
+        finally:
+            os.close(handle)
+    for what in ("mem", "environ", "fd"):
+        try:
+            os.listdir(f"/proc/{pid}/fd") if what == "fd" else open(f"/proc/{pid}/{what}", "rb").read(1)
+        except OSError:
+            refused.append(f"{pid}/{what}")
+print(json.dumps({"written": written, "refused": refused}))
+'''
+
+
+def test_the_kernel_cannot_forge_the_runners_lines():
+    # the kernel reaches the sandbox's stdout pipe through bubblewrap's process 1 (/proc/1/fd/1); its lines
+    # lack the run's nonce and are ignored, a 200000-deep JSON line among them included (RecursionError)
+    outputs, stopped, result = run([FORGE, "print('honest')", "import time; time.sleep(1)"])
+    assert not stopped, stopped
+    seen = last_json(outputs, 0)
+    assert any(w.startswith("1/") for w in seen["written"]), seen   # the pipe is reachable: the nonce is what holds
+    assert outputs[1] == [{"output_type": "stream", "name": "stdout", "text": "honest\n"}]
+    assert "FORGED" not in json.dumps(outputs)
+    # the runner (the kernel's parent) is non-dumpable: its memory and file descriptors are closed to the kernel
+    runner = [p for p in seen["refused"] if p.endswith("/mem")]
+    assert runner, seen
+    assert b"FORGED" in result.stdout  # it did reach the pipe, and was not taken
+
+
+def test_one_notebook_that_breaks_the_judge_does_not_stop_the_class(tmp_path):
+    from paddlecourse.grading.parallel import judge_student
+
+    (tmp_path / "source" / "l99").mkdir(parents=True)
+    (tmp_path / "source" / "l99" / "x.ipynb").write_text("{ not a notebook")   # nbformat.read raises on it
+    (tmp_path / "submitted" / "ann" / "l99").mkdir(parents=True)
+    (tmp_path / "submitted" / "ann" / "l99" / "x.ipynb").write_text('{"cells": []}')
+    [judgement] = judge_student(tmp_path, "l99", "ann", use_sandbox=False)
+    assert judgement.unreadable.startswith("grading this notebook failed") and judgement.needs_look

@@ -225,9 +225,43 @@ def release_assignment(course_dir, assignment):
     return run
 
 
+def linked_submissions(course_dir, assignment, course_id=COURSE_ID):
+    """{student: reason} for submissions of ``assignment`` in the exchange's inbound that are, or hold,
+    a symbolic link. nbgrader's collect copies with shutil.copytree, which follows links: a link to
+    source/...ipynb would arrive in submitted/ as the instructor's solution."""
+    inbound = Path(exchange_root(course_dir)) / course_id / "inbound"
+    found, newest = {}, {}
+    if not inbound.is_dir():
+        return found
+    for entry in sorted(inbound.iterdir()):
+        parts = entry.name.split("+")
+        if len(parts) >= 3 and parts[1] == assignment and (parts[0] not in newest or parts[2] >= newest[parts[0]][0]):
+            newest[parts[0]] = (parts[2], entry)   # the one collect takes: the latest time stamp
+    for _, entry in newest.values():
+        parts = entry.name.split("+")
+        links = [entry] if entry.is_symlink() else []
+        if not links and entry.is_dir():
+            for root, dirs, files in os.walk(entry):  # os.walk does not follow links by default
+                links += [Path(root) / name for name in dirs + files if (Path(root) / name).is_symlink()]
+        if links:
+            found[parts[0]] = (f"its submission in the exchange holds a symbolic link ({links[0].name} -> "
+                               f"{os.readlink(links[0])}); collect would have copied what it points at")
+    return found
+
+
 def collect(course_dir, assignment):
-    """Move every submission from the exchange into ``submitted/``."""
-    return nbgrader(course_dir, "collect", assignment, "--update")
+    """Move every submission from the exchange into ``submitted/``; a submission that holds a symbolic
+    link is collected but marked refused (``.paddlecourse-refused``), and the judge grades none of it."""
+    linked = linked_submissions(course_dir, assignment)
+    run = nbgrader(course_dir, "collect", assignment, "--update")
+    for student, reason in linked.items():
+        folder = Path(course_dir) / "submitted" / student / assignment
+        if folder.is_dir() and not folder.is_symlink():
+            mark = folder / ".paddlecourse-refused"
+            if mark.is_symlink():
+                mark.unlink()
+            mark.write_text(reason + "\n", encoding="utf-8")
+    return run
 
 
 def submit(student_dir, assignment, student, exchange_root, cache=None):

@@ -1,32 +1,49 @@
 """Judging a submission outside the student's kernel.
 
-Two sandboxed runs per submission, and a decision made by neither of them:
+Up to three sandboxed runs per submission, and a decision made by none of them:
 
 1. **The student's run** (untrusted). The submission, normalised (one copy of each graded cell,
    locked cells put back from source/, test cells WITHOUT their hidden tests), runs in the
    sandbox. After each answer cell a report cell prints the names that the instructor's
-   solution cell defines, as plain data (``answers.encode``); a function answer is called with
-   the literal arguments the lesson's test cells use, and its results are reported instead.
-   The hidden tests never enter this run, so nothing in it can read or print them.
-2. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
+   solution cell defines, as plain data (``answers.encode``); a pure function answer (the hidden
+   tests call it with literal arguments only) is called with those arguments and its results are
+   reported, and the calls the visible checks make are recorded by their arguments. The hidden
+   tests never enter this run, so nothing in it can read or print them.
+2. **The answer run** (untrusted; only when a function or class answer is handed lesson objects:
+   a model, a loader, an export path). The instructor's notebook with the student's cells for those
+   exercises (every other answer as the solution has it) and a recorder after each: every call's
+   arguments (fingerprint), result and effects on its arguments are recorded (``effects.py``).
+   Only those records come back - none of its outputs, none of its verdicts - and a hidden part
+   is in that run only where it calls the recorded answer itself. One kind of answer cannot be
+   recorded as data: a class whose methods are the answer (a Layer's forward, lesson 06 ex4);
+   its test's pass or fail is the one verdict taken from this run (see instructors/README.md).
+3. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
    a fresh sandboxed kernel: lesson cells and solution cells as the instructor wrote them, then,
    after each solution cell, the names it defines are deleted and rebound to fresh objects
-   rebuilt from the student's report (``answers.decode``), functions to stand-ins that return
-   what the student's function returned. Then the test cells run, visible checks and hidden
-   tests together. No student code runs here: no hook, patched module, lying object or
-   redefined lesson global exists in this kernel.
-3. **The decision** is made in the grader's process, which never unpickles or imports
+   rebuilt from the student's report (``answers.decode``), pure functions to stand-ins that return
+   what the student's function returned for those arguments, and recorded answers to stand-ins that
+   replay the records call by call (``effects.bind``). Then the test cells run, visible checks and
+   hidden tests together, each hidden part keeping the random generators as it found them. No
+   student code runs here: no hook, patched module, lying object or redefined lesson global exists
+   in this kernel.
+4. **The decision** is made in the grader's process, which never unpickles or imports
    anything from a submission: a test cell scores its points when the judge's run of it
-   raised nothing. Its outputs (stderr dropped, error text cut to one line, hidden lines
-   never quoted) become the test cell's outputs in the notebook nbgrader records, so
+   raised nothing. Its outputs (stderr and execute_results dropped, error text cut to one line,
+   hidden lines never quoted) become the test cell's outputs in the notebook nbgrader records, so
    nbgrader's own SaveAutoGrades writes exactly that score into the gradebook.
+
+Every run's lines are read only when they carry the run's nonce (runner.py). A submission that is a
+symbolic link, that ``collect`` found a link in, or that holds hidden-test regions (the instructor's
+source notebook) is not run at all: it scores 0 and is listed "needs a look".
 """
 import ast
 import copy
+import dataclasses
 import hashlib
 import json
 import os
 import re
+import secrets
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,7 +52,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
-from . import sandbox
+from . import effects, sandbox
 from .answers import MARKER, Unsupported, encode
 from .feedback import failing_line, hidden_line_numbers
 
@@ -114,24 +131,6 @@ def _body(source):
         return _parse(source).body
     except SyntaxError:
         return []
-
-
-def called_names(source):
-    """Names called anywhere in ``source``, and those called with any non-literal argument."""
-    try:
-        tree = _parse(source)
-    except SyntaxError:
-        return set(), set()
-    called, not_literal = set(), set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            called.add(node.func.id)
-            for value in [*node.args, *[k.value for k in node.keywords]]:
-                try:
-                    ast.literal_eval(value)
-                except (ValueError, TypeError, SyntaxError):
-                    not_literal.add(node.func.id)
-    return called, not_literal
 
 
 def literal_calls(sources, functions):
@@ -284,22 +283,57 @@ def normalise(submitted, source):
 
 # ---------------------------------------------------------------- the two runs
 
-def _run(cells, limits, use_sandbox, kernel):
+MAX_LINE = 40 << 20   # one line the runner writes (a cell's outputs are cut to 64 KiB inside)
+MAX_DEPTH = 64        # nesting of a record the judge is handed (answers.decode recurses)
+
+
+def _depth_ok(value, limit=MAX_DEPTH):
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(item, dict):
+            stack += [(v, depth + 1) for v in item.values()]
+        elif isinstance(item, list):
+            stack += [(v, depth + 1) for v in item]
+    return True
+
+
+def _parse_line(line):
+    """One JSON object from the sandbox, or None: malformed, too deep (a RecursionError in json) or too long."""
+    if len(line) > MAX_LINE:
+        return None
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return record if isinstance(record, dict) and _depth_ok(record) else None
+
+
+def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
+    """Run code cells in the sandbox; returns (outputs by cell index, why it stopped or '', the Result).
+
+    Only lines carrying this run's nonce are read (the kernel can write to the sandbox's stdout, but
+    never learns the nonce); ``result.records`` holds the records an answer run's kernel appended to
+    the file ``records`` (claims: parsed here, never trusted)."""
     code = [index for index, cell in enumerate(cells) if cell.cell_type == "code"]
+    nonce = secrets.token_hex(16)
     job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
-           "cell_bytes": limits.cell_output_bytes}
+           "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records}
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
-    outputs, stopped, done = {}, "", False
+    outputs, stopped, done, found = {}, "", False, []
     for line in result.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(record, dict):
+        record = _parse_line(line)
+        if record is None or record.get("nonce") != nonce:
             continue
         if isinstance(record.get("index"), int) and 0 <= record["index"] < len(code) \
                 and isinstance(record.get("outputs"), list):
             outputs[code[record["index"]]] = [o for o in record["outputs"] if isinstance(o, dict)]
+        elif isinstance(record.get("record"), str):
+            claim = _parse_line(record["record"])
+            if claim is not None:
+                found.append(claim)
         elif record.get("stopped"):
             stopped = str(record["stopped"])[:300]
         elif record.get("done"):
@@ -310,6 +344,7 @@ def _run(cells, limits, use_sandbox, kernel):
         stopped = f"it printed more than {limits.output_bytes >> 20} MB and was stopped"
     elif not done and not stopped:
         stopped = f"the run ended unexpectedly (exit {result.returncode})"
+    result.records = found
     return outputs, stopped, result
 
 
@@ -319,11 +354,7 @@ def _report_of(outputs):
     found = [line for line in text.splitlines() if line.startswith(MARKER)]
     if not found:
         return None
-    try:
-        report = json.loads(found[-1][len(MARKER):])
-    except json.JSONDecodeError:
-        return None
-    return report if isinstance(report, dict) else None
+    return _parse_line(found[-1][len(MARKER):])
 
 
 BIND = '''\
@@ -333,49 +364,293 @@ import json as _pc_json
 _pc_report = _pc_json.loads({report!r})
 for _pc_name in {names!r}:
     globals().pop(_pc_name, None)
-for _pc_name, _pc_entry in _pc_report.get("answers", {{}}).items():
+_pc_answers = _pc_report.get("answers") if isinstance(_pc_report.get("answers"), dict) else {{}}
+for _pc_name in sorted(_pc_answers, key=lambda n: str(_pc_answers[n]).startswith("{{'value': {{'t': 'value'")):
+    _pc_entry = _pc_answers[_pc_name]   # programs first, then the values that point into them
     if _pc_name in {data!r} and isinstance(_pc_entry, dict) and "value" in _pc_entry:
-        globals()[_pc_name] = _pc_decode(_pc_entry["value"])
+        try:
+            globals()[_pc_name] = _pc_decode(_pc_entry["value"], globals())
+        except Exception as _pc_error:
+            print(f"{{_pc_name}}: the reported answer does not rebuild ({{type(_pc_error).__name__}})")
 for _pc_name in {functions!r}:
     globals()[_pc_name] = (lambda name, calls: lambda *args, **kwargs: _pc_replay(calls, name, args, kwargs))(
         _pc_name, _pc_report.get("calls", {{}}))
-del _pc_name, _pc_entry, _pc_report
+del _pc_report, _pc_answers
 '''
 
+RECORD = '''\
+# paddlecourse answer run: every call of these answers is recorded (grading/effects.py)
+from paddlecourse.grading.effects import record as _pc_record
+_pc_record(globals(), {names!r})
+del _pc_record
+'''
 
-def _judge_cells(source, reports, plans):
-    cells, test_index = [], {}
+REPLAY = '''\
+# paddlecourse judge: these answers replay what the submission's code did when it ran (grading/effects.py)
+from paddlecourse.grading import effects as _pc_effects
+_pc_replayer_{slot} = _pc_effects.bind(globals(), {functions!r}, {datasets!r}, {path!r})
+'''
+
+END = '''\
+# paddlecourse judge: the tests of these answers are over; the lesson goes on with the instructor's own
+_pc_effects.end(globals(), {names!r}, _pc_replayer_{slot})
+'''
+
+RECORDS_FILE = "paddlecourse-records.json"
+ANSWER_RUN_BYTES = 96 << 20   # read back from an answer run: records of models' states and files
+MAX_RECORDS = 20_000
+
+
+@dataclass
+class Plan:
+    '''How each answer of a notebook is judged, decided from the instructor's notebook alone.'''
+
+    data: dict = field(default_factory=dict)      # grade id -> data names (reported by the student's run)
+    literal: dict = field(default_factory=dict)   # grade id -> functions replayed by their literal arguments
+    effects: dict = field(default_factory=dict)   # grade id -> (functions, Dataset classes) replayed by record
+    kept: dict = field(default_factory=dict)      # grade id -> classes whose tests' verdicts the answer run gives
+
+    def recorded_names(self):
+        return {n for functions, datasets in self.effects.values() for n in [*functions, *datasets]}
+
+    def kept_names(self):
+        return {n for names in self.kept.values() for n in names}
+
+
+def name_uses(source, names):
+    '''(names mentioned in ``source``, those mentioned other than as a by-name call with literal arguments).'''
+    try:
+        tree = _parse(source)
+    except SyntaxError:
+        return set(), set()
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    used, not_literal = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in names:
+            used.add(node.id)
+            call = parents.get(node)
+            literal = isinstance(call, ast.Call) and call.func is node
+            for value in ([*call.args, *[k.value for k in call.keywords]] if literal else []):
+                try:
+                    ast.literal_eval(value)
+                except (ValueError, TypeError, SyntaxError):
+                    literal = False
+            if not literal:
+                not_literal.add(node.id)
+    return used, not_literal
+
+
+SAVE_RANDOM = "_pc_random = __import__('paddlecourse.grading.effects', fromlist=['random_state']).random_state()"
+RESTORE_RANDOM = "__import__('paddlecourse.grading.effects', fromlist=['random_state']).restore_random_state(_pc_random)"
+
+
+def _continued_lines(source):
+    """Line numbers (1-based) that begin inside a string started on an earlier line: never re-indented."""
+    import io
+    import tokenize
+
+    inside = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside |= set(range(token.start[0] + 1, token.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return inside
+
+
+def neutral_hidden(source):
+    """A test cell whose hidden part leaves the random generators as it found them (try/finally, markers kept
+    on their lines). The student's notebook never ran the hidden tests: with this the judge's run, and the
+    answer run that holds some of them, draw the same random numbers after each test as that notebook did."""
+    lines = source.split("\n")
+    begin = next((i for i, line in enumerate(lines) if "BEGIN HIDDEN TESTS" in line), None)
+    end = next((i for i, line in enumerate(lines) if "END HIDDEN TESTS" in line), None)
+    if begin is None or end is None or end < begin:
+        return source
+    continued = _continued_lines(source)
+    body = [line if (number + 1) in continued else "    " + line
+            for number, line in enumerate(lines[begin + 1:end], start=begin + 1)]
+    indent = lines[begin][:len(lines[begin]) - len(lines[begin].lstrip())]
+    if indent:  # a hidden region inside a block: left as it is
+        return source
+    return "\n".join(lines[:begin] + [SAVE_RANDOM, "try:  " + lines[begin].strip()] + body + ["    pass",
+                      "finally:  " + lines[end].strip(), "    " + RESTORE_RANDOM] + lines[end + 1:])
+
+
+def _hidden_part(source):
+    return "\n".join(HIDDEN.findall(source))
+
+
+def plan_for(source):
+    '''The Plan of an instructor's notebook: data answers are reported; a function the tests call only
+    with literal arguments is replayed by them; any other function, and a Dataset class, is recorded in
+    the answer run and replayed by its effects; another class (a Layer whose forward is the answer) keeps
+    its tests' verdicts from the answer run.'''
+    plan = Plan()
+    tests = [c.source for c in source.cells if is_test(c)]
+    for cell in source.cells:
+        if not (is_answer(cell) and cell.cell_type == "code"):
+            continue
+        grade_id = _grader(cell)["grade_id"]
+        data, functions = defined_names(cell.source)
+        plan.data[grade_id] = data
+        if not functions:
+            continue
+        classes = {node.name: [ast.unparse(b) for b in node.bases] for node in _body(cell.source)
+                   if isinstance(node, ast.ClassDef)}
+        hidden_used, hidden_not_literal = set(), set()
+        for test in tests:
+            u, n = name_uses(_hidden_part(test), functions)
+            hidden_used, hidden_not_literal = hidden_used | u, hidden_not_literal | n
+        if not classes and set(functions) <= hidden_used and not (set(functions) & hidden_not_literal):
+            # a pure function of plain data: the hidden tests call it, with literals only (reported); the visible
+            # checks' calls are recorded in the student's run, which holds no hidden test; replayed by arguments
+            plan.literal[grade_id] = functions
+        elif any(not any("Dataset" in base for base in bases) for bases in classes.values()):
+            plan.kept[grade_id] = functions
+        else:
+            plan.effects[grade_id] = ([f for f in functions if f not in classes], [f for f in functions if f in classes])
+    return plan
+
+
+def _judge_cells(source, reports, plan, last_use):
+    cells, test_index, slots = [], {}, {}
     for cell in source.cells:
         grade_id = _grader(cell).get("grade_id")
-        cells.append(_plain(cell.cell_type, cell.source, cell.metadata))
-        if grade_id in plans:
-            data, functions = plans[grade_id]
+        cells.append(_plain(cell.cell_type, neutral_hidden(cell.source) if is_test(cell) else cell.source,
+                            cell.metadata))
+        if grade_id in plan.data:
+            data, functions = plan.data[grade_id], plan.literal.get(grade_id, [])
             report = reports.get(grade_id) or {}
             cells.append(_plain("code", BIND.format(report=json.dumps(report), names=data + functions, data=data,
                                                     functions=functions)))
+        if grade_id in plan.effects:
+            functions, datasets = plan.effects[grade_id]
+            slots[grade_id] = len(cells)
+            cells.append(_plain("code", REPLAY.format(slot=slots[grade_id], functions=functions, datasets=datasets,
+                                                      path=RECORDS_FILE)))
+            if grade_id not in last_use:  # no test uses it: the lesson goes on with the instructor's own
+                cells.append(_plain("code", END.format(slot=slots[grade_id], names=functions + datasets)))
         if is_test(cell):
             test_index[grade_id] = len(cells) - 1
+            for answer_id, test_id in last_use.items():
+                if test_id == grade_id and answer_id in slots:
+                    functions, datasets = plan.effects[answer_id]
+                    cells.append(_plain("code", END.format(slot=slots[answer_id], names=functions + datasets)))
     return cells, test_index
 
 
-def _own_function_cells(source, students_source, in_kernel):
-    """The instructor's notebook with the student's cells for ``in_kernel`` answers (every other answer
-    as the solution has it), up to the last test cell that calls one of those functions."""
-    names = set()
+def _last_uses(source, plan):
+    '''{answer grade id: the last test cell that mentions one of its recorded or kept names}.'''
+    last = {}
+    groups = {**{g: [*f, *d] for g, (f, d) in plan.effects.items()}, **plan.kept}
     for cell in source.cells:
-        if _grader(cell).get("grade_id") in in_kernel:
-            names |= set(defined_names(cell.source)[1])
+        if is_test(cell):
+            for answer_id, names in groups.items():
+                if name_uses(cell.source, set(names))[0]:
+                    last[answer_id] = _grader(cell).get("grade_id")
+    return last
+
+
+def _answer_run_cells(source, students_source, plan, token=""):
+    '''The answer run: the instructor's notebook with the student's cells for the recorded and kept
+    answers (every other answer as the solution has it), a recorder after each recorded one, and the test
+    cells up to the last that uses them - a hidden part only where it uses them (its calls must be
+    recorded, or its verdict is the kept one), so nothing else hidden is ever in that kernel.'''
+    recorded, kept = plan.recorded_names(), plan.kept_names()
+    names = recorded | kept
     cells, index, last = [], {}, 0
     for cell in source.cells:
         grade_id = _grader(cell).get("grade_id")
-        if grade_id in in_kernel:
+        if grade_id in plan.effects or grade_id in plan.kept:
             cells.append(_plain("code", students_source.get(grade_id, "")))
+            if grade_id in plan.effects:
+                functions, datasets = plan.effects[grade_id]
+                cells.append(_plain("code", RECORD.format(names=functions + datasets)))
+        elif is_test(cell):
+            uses = name_uses(cell.source, names)[0]
+            keep_hidden = bool(name_uses(_hidden_part(cell.source), names)[0]) or bool(uses & kept)
+            text = neutral_hidden(cell.source) if keep_hidden else without_hidden_tests(cell.source)
+            if uses & kept:  # a kept verdict needs the cell's last line reached, not only no error shown
+                text += f"\nprint({token!r})"
+            cells.append(_plain("code", text))
+            if uses:
+                index[grade_id] = len(cells) - 1
+                last = len(cells)
         else:
             cells.append(_plain(cell.cell_type, cell.source, cell.metadata))
-        if is_test(cell) and called_names(cell.source)[0] & names:
-            index[grade_id] = len(cells) - 1
-            last = len(cells)
     return cells[:last], index
+
+
+def _checked_records(records, names):
+    '''The answer run's records the judge is handed: entries of the recorded names only, at most MAX_RECORDS.'''
+    kept = [r for r in records if isinstance(r, dict) and r.get("name") in names]
+    return kept[:MAX_RECORDS]
+
+
+KEPT_PASSED = ("✓ Passed. (Decided in the sandboxed run where your class ran, with the lesson's set-up; "
+               "its messages are not shown here.)\n")
+KEPT_FAILED = ("Did not pass. It was decided in the sandboxed run where your class ran, with the lesson's set-up; "
+               "its messages are not shown here: run this check cell in your notebook to see why.")
+
+
+def _kept_verdict(outputs, token):
+    """A kept test's verdict, and nothing else of the run where the student's code ran (its prints could
+    quote the hidden tests that run holds): passed when no error was shown AND the cell's last line printed
+    the run's token (code that swallows every error skips that line too)."""
+    printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream"
+                      and o.get("name") == "stdout")
+    if any(o.get("output_type") == "error" for o in outputs) or token not in printed.splitlines():
+        return [{"output_type": "error", "ename": "CheckFailed", "evalue": KEPT_FAILED,
+                 "traceback": [f"CheckFailed: {KEPT_FAILED}"]}]
+    return [{"output_type": "stream", "name": "stdout", "text": KEPT_PASSED}]
+
+
+# hidden tests, not solution markers: a learner may paste a solution cell from the course's solutions/ (catch-up
+# strips its markers, a copy by hand keeps them), but no student's notebook holds a hidden test
+_INSTRUCTORS_MARKS = re.compile(r"^[ \t]*#+ *(BEGIN|END) HIDDEN TESTS", re.M)
+REFUSED_MARK = ".paddlecourse-refused"
+
+
+def refusal(path, submitted):
+    """Why a submission is not the student's own work to grade ('' when it may be graded): a symbolic link
+    (nbgrader's collect copies what a link points at - source/ included), a submission `collect` found
+    links in, or a notebook that holds hidden-test regions (the instructor's source notebook)."""
+    path = Path(path)
+    if path.is_symlink() or any(p.is_symlink() for p in list(path.parents)[:3]) or \
+            (path.exists() and not path.is_file()):
+        return "the submitted notebook is a symbolic link (or not a plain file); only a student's own file is graded"
+    mark = path.parent / REFUSED_MARK
+    if mark.is_file() and not mark.is_symlink():
+        return mark.read_text(encoding="utf-8", errors="replace")[:300].strip() or "collect refused this submission"
+    for cell in submitted.get("cells", []):
+        if _INSTRUCTORS_MARKS.search(cell.get("source", "")):
+            return ("the notebook holds hidden-test regions: it is the instructor's source notebook (a copy of "
+                    "source/ or solutions/, for example through a symbolic link in the exchange), not the student's work")
+    return ""
+
+
+def _refused(judgement, source, reason, start):
+    """A judgement of nothing: every test scores 0, and the reason goes to the instructor."""
+    judgement.needs_look.append(f"not graded: {reason}")
+    cells = [new_markdown_cell("**Notes from grading**\n\n- This notebook was not graded; your instructor will "
+                               "look at it by hand.")]
+    for cell in source.cells:
+        if is_answer(cell):
+            continue
+        grade_id = _grader(cell).get("grade_id")
+        if is_test(cell):
+            new = _plain("code", without_hidden_tests(cell.source), cell.metadata)
+            new.outputs = [{"output_type": "error", "ename": "NotJudged", "evalue": "This notebook was not graded.",
+                            "traceback": ["NotJudged: This notebook was not graded."]}]
+            judgement.passed[grade_id] = False
+        else:
+            new = _plain(cell.cell_type, cell.source, cell.metadata)
+        cells.append(new)
+    judgement.cells = [json.loads(json.dumps(c)) for c in cells]
+    judgement.seconds = time.monotonic() - start
+    return judgement
 
 
 def _verdict_outputs(outputs, source):
@@ -389,6 +664,8 @@ def _verdict_outputs(outputs, source):
         kind = output.get("output_type")
         if kind == "stream" and output.get("name") == "stderr":
             continue  # a warning costs nothing
+        if kind == "execute_result":
+            continue  # nbgrader would read a number there as a partial score: the grade is pass or fail
         if kind == "error":
             failed = True
             line = failing_line(output.get("traceback", []))
@@ -409,43 +686,34 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
     start = time.monotonic()
     name = Path(source_path).name
     judgement = Judgement(notebook=name, sandboxed=use_sandbox)
+    source = nbformat.read(source_path, as_version=4)
+    refused = refusal(submitted_path, {"cells": []})   # a link is refused before anything reads what it points at
+    if refused:
+        return _refused(judgement, source, refused, start)
     try:
         submitted = read_submission(submitted_path)
     except (OSError, ValueError) as error:
         judgement.unreadable = str(error)
         judgement.needs_look.append(f"unreadable notebook: {error}")
         return judgement
-    source = nbformat.read(source_path, as_version=4)
-    plans, test_sources = {}, [c.source for c in source.cells if is_test(c)]
-    for cell in source.cells:
-        if is_answer(cell) and cell.cell_type == "code":
-            plans[_grader(cell)["grade_id"]] = defined_names(cell.source)
-    calls = literal_calls(test_sources, [f for _, functions in plans.values() for f in functions])
-    # a function answer the tests call with lesson objects (a model, a loader) cannot be replayed from
-    # data: it is judged in a separate sandboxed run with the student's cell on the lesson's set-up
-    called, not_literal = set(), set()
-    for test in test_sources:
-        names, unreplayable = called_names(test)
-        called |= names
-        not_literal |= unreplayable
-    classes = {node.name for cell in source.cells if is_answer(cell) and cell.cell_type == "code"
-               for node in _body(cell.source) if isinstance(node, ast.ClassDef)}
-    in_kernel = {grade_id for grade_id, (_, functions) in plans.items()
-                 if any(f in classes or f in not_literal or f not in called or not calls.get(f) for f in functions)}
-    for grade_id in in_kernel:
-        data, functions = plans[grade_id]
-        plans[grade_id] = (data, [])  # the judge keeps the solution's function for the lesson's later cells
+    refused = refusal(submitted_path, submitted)
+    if refused:
+        return _refused(judgement, source, refused, start)
+    plan = plan_for(source)
+    calls = literal_calls([c.source for c in source.cells if is_test(c)],
+                          [f for functions in plan.literal.values() for f in functions])
 
     cells, judgement.notes = normalise(submitted, source)
     for cell in cells:
         grade_id = cell.metadata.get(REPORT_TAG)
         if grade_id:
-            data, functions = plans.get(grade_id, ([], []))
+            data, functions = plan.data.get(grade_id, []), plan.literal.get(grade_id, [])
             wanted = json.dumps({f: calls[f] for f in functions})
-            cell.source = ("from paddlecourse.grading.answers import report as _pc_report\n"
+            cell.source = ("from paddlecourse.grading.answers import report as _pc_report, record_calls as _pc_rc\n"
                            f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}))\n"
-                           "del _pc_report")
-    outputs, stopped, run = _run(cells, limits, use_sandbox, kernel)
+                           f"_pc_rc(globals(), {functions!r})\n"
+                           "del _pc_report, _pc_rc")
+    outputs, stopped, run = _run(cells, limits, use_sandbox, kernel, records=effects.RECORDS)
     judgement.student_seconds = run.seconds
     if stopped:
         judgement.needs_look.append(f"the student's run stopped: {stopped}; answers after that point were not run")
@@ -454,6 +722,14 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         grade_id = cell.metadata.get(REPORT_TAG)
         if grade_id and index in outputs:
             reports[grade_id] = _report_of(outputs[index])
+    literal_of = {f: g for g, functions in plan.literal.items() for f in functions}
+    for claim in run.records[:MAX_RECORDS]:   # calls the visible checks made, by their literal arguments
+        grade_id = literal_of.get(claim.get("name"))
+        if grade_id and isinstance(reports.get(grade_id), dict) and isinstance(claim.get("args"), dict):
+            found = reports[grade_id].setdefault("calls", {})
+            if isinstance(found, dict) and isinstance(found.setdefault(claim["name"], []), list):
+                found[claim["name"]].append({k: claim[k] for k in ("args", "value", "raised", "unsupported")
+                                             if k in claim})
     for grade_id, report in reports.items():
         for function, entries in ((report or {}).get("calls") or {}).items():
             for entry in entries if isinstance(entries, list) else []:
@@ -464,28 +740,48 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
             if isinstance(entry, dict) and entry.get("unsupported"):
                 judgement.needs_look.append(
                     f"{grade_id}: `{answer_name}` is {str(entry['unsupported'])[:80]}; the judge takes only plain data "
-                    "(numbers, strings, lists, sets, dicts, arrays, tensors)")
+                    "(numbers, strings, lists, sets, dicts, arrays, tensors, InputSpecs, static programs)")
 
-    judge_cells, test_index = _judge_cells(source, reports, plans)
-    judged, judge_stopped, judge_run = _run(judge_cells, limits, use_sandbox, kernel)
-    judgement.judge_seconds = judge_run.seconds
+    # function and class answers the tests hand lesson objects: the answer run records what they did
+    records, answer_verdicts, answer_index = [], {}, {}
+    if plan.effects or plan.kept:
+        students_source = {_grader(c).get("grade_id"): c.source for c in cells if is_answer(c)}
+        token = "paddlecourse-kept-" + secrets.token_hex(8)
+        answer_cells, answer_index = _answer_run_cells(source, students_source, plan, token)
+        answer_limits = dataclasses.replace(limits, output_bytes=max(limits.output_bytes, ANSWER_RUN_BYTES))
+        answered, answer_stopped, answer_run = _run(answer_cells, answer_limits, use_sandbox, kernel,
+                                                    records=effects.RECORDS)
+        judgement.judge_seconds += answer_run.seconds
+        records = _checked_records(answer_run.records, plan.recorded_names())
+        if answer_stopped:
+            judgement.needs_look.append(f"the run of your function answers stopped ({answer_stopped}); "
+                                        "calls after that point were not recorded and their tests score 0")
+        kept_names = plan.kept_names()
+        for grade_id, where in answer_index.items():
+            test = next(c for c in source.cells if _grader(c).get("grade_id") == grade_id)
+            if kept_names and name_uses(test.source, kept_names)[0] and where in answered:
+                answer_verdicts[grade_id] = _kept_verdict(answered[where], token)
+        recorded = sorted(g for g in answer_index if g not in answer_verdicts)
+        if recorded:
+            judgement.notes.append(
+                "Tests " + ", ".join(recorded) + " use your function or class answers with the lesson's objects: "
+                "your code ran in a sandbox of its own on the lesson's set-up, what it returned and did to its "
+                "arguments was recorded, and the tests were judged on that record.")
+        if answer_verdicts:
+            judgement.notes.append(
+                "Test " + ", ".join(sorted(answer_verdicts)) + " was decided in the sandboxed run where your class "
+                "ran (a Layer's forward cannot be carried over as data); its messages are not shown here.")
+
+    last_use = _last_uses(source, plan)
+    judge_cells, test_index = _judge_cells(source, reports, plan, last_use)
+    judged, judge_stopped, judge_run = _run(judge_cells, limits, use_sandbox, kernel,
+                                            files={RECORDS_FILE: json.dumps(records)} if plan.effects else None)
+    judgement.judge_seconds += judge_run.seconds
     if judge_stopped:
         judgement.needs_look.append(f"the judge's run did not finish ({judge_stopped}); unfinished tests score 0")
-    in_kernel_tests = set()
-    if in_kernel:
-        students_source = {_grader(c).get("grade_id"): c.source for c in cells if is_answer(c)}
-        own_cells, own_index = _own_function_cells(source, students_source, in_kernel)
-        in_kernel_tests = set(own_index)
-        own, own_stopped, own_run = _run(own_cells, limits, use_sandbox, kernel)
-        judgement.judge_seconds += own_run.seconds
-        if own_stopped:
-            judgement.needs_look.append(f"the run of the function answers did not finish ({own_stopped})")
-        for grade_id, where in own_index.items():
-            test_index[grade_id] = ("own", where)
-        judged = {**judged, **{("own", where): value for where, value in own.items()}}
-        judgement.notes.append(
-            "Exercises " + ", ".join(sorted(in_kernel_tests)) + " take lesson objects, so your function was run in a "
-            "fresh sandbox on the lesson's own set-up, with the other answers taken from the solution.")
+    for grade_id, verdict in answer_verdicts.items():
+        test_index[grade_id] = ("answer", grade_id)
+        judged[("answer", grade_id)] = verdict
 
     # the notebook nbgrader records: the student's run, report cells gone, test cells as judged
     final = []
@@ -502,7 +798,7 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
                                      "evalue": "This test could not be run; your instructor will look at it.",
                                      "traceback": ["NotJudged: This test could not be run."]}], True
             else:
-                outputs_, failed = _verdict_outputs(judged[where], original.source)
+                outputs_, failed = _verdict_outputs(judged[where], neutral_hidden(original.source))
             cell.outputs = outputs_
             judgement.passed[grade_id] = not failed
         elif cell.cell_type == "code":

@@ -1,6 +1,6 @@
 """Grading a class: every submission judged, N at a time, then recorded by nbgrader in one process.
 
-Judging (two sandboxed runs per submission, judge.py) is the slow part and runs ``jobs`` at a
+Judging (two or three sandboxed runs per submission, judge.py) is the slow part and runs ``jobs`` at a
 time in worker threads, each waiting on its own sandbox. Nothing is written to the gradebook
 while they run: the judgements go to a private temporary folder, and then ONE
 ``nbgrader autograde`` process records them all, one after another, so the gradebook (SQLite)
@@ -18,7 +18,7 @@ from pathlib import Path
 from . import sandbox
 from .course import COURSE_ID, Run, nbgrader, submitted_students
 from .integrity import record, verify
-from .judge import judge_notebook
+from .judge import Judgement, judge_notebook
 
 
 @dataclass
@@ -101,7 +101,11 @@ def judge_student(course_dir, assignment, student, limits=None, use_sandbox=True
     judgements = []
     for source in sorted((course_dir / "source" / assignment).glob("*.ipynb")):
         submitted = course_dir / "submitted" / student / assignment / source.name
-        judgements.append(judge_notebook(submitted, source, limits=limits, use_sandbox=use_sandbox))
+        try:
+            judgements.append(judge_notebook(submitted, source, limits=limits, use_sandbox=use_sandbox))
+        except Exception as error:  # noqa: BLE001 - one submission must never stop the class's grading
+            reason = f"grading this notebook failed ({type(error).__name__}: {str(error)[:200]})"
+            judgements.append(Judgement(notebook=source.name, unreadable=reason, needs_look=[reason]))
     return judgements
 
 

@@ -1,22 +1,34 @@
 """Runs one notebook inside the sandbox: ``python -m paddlecourse.grading.runner`` reads a job on stdin.
 
-The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N}``
-(code cells only, in order). For every cell it writes one JSON line to its stdout as soon as
-the cell ends: ``{"index": i, "outputs": [...]}`` (nbformat outputs); then ``{"done": true}``, or
-``{"stopped": reason}`` when the kernel died or would not stop. Lines already written survive
+The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N,
+"nonce": "...", "files": {name: text}, "records": name}`` (code cells only, in order). ``files`` are
+written to the working directory before the kernel starts (the judge's data). For every cell it
+writes one JSON line to its stdout as soon as the cell ends: ``{"index": i, "outputs": [...]}``
+(nbformat outputs), then one ``{"record": line}`` per new line the kernel appended to the
+``records`` file during that cell (an answer run's recorded calls); at the end ``{"done": true}``,
+or ``{"stopped": reason}`` when the kernel died or would not stop. Lines already written survive
 when the grader kills the sandbox.
+
+Every line carries the job's ``nonce``, and the grader reads only lines that do. The kernel never
+sees the nonce (it comes on stdin, read before the kernel starts, and this process is made
+non-dumpable so the kernel, same uid, cannot read its memory or open its file descriptors
+through /proc). That matters because the kernel can otherwise write to the sandbox's stdout
+pipe: bubblewrap's own process 1 inside the sandbox holds it, and /proc/1/fd/1 is writable for
+the kernel. A line without the nonce is ignored.
 
 It talks to the kernel with jupyter_client directly (nbclient and nbformat cost seconds of
 imports per run). It shares the sandbox with the student's code, so nothing it writes is
-trusted: the grader treats these lines as claims and checks them. The kernel does not
-inherit this process's stdout (fd 1 and 2 go to /dev/null), so a stray write from the
-kernel cannot interleave with the lines.
+trusted beyond that: the grader treats the outputs of a student's cell as claims and checks them.
 """
+import ctypes
 import json
 import os
 import queue
 import sys
 import time
+
+PR_SET_DUMPABLE = 4
+MAX_RECORD_LINE = 32 << 20
 
 
 def _trim(outputs, limit):
@@ -104,17 +116,52 @@ def run_cell(km, kc, code, timeout, limit):
             outputs.items, outputs.size = [], 0
 
 
+def not_dumpable():
+    """Keep processes of the same uid (the kernel) out of this one's memory and /proc/<pid>/fd."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+class Records:
+    """New complete lines of the kernel's records file, read after each cell."""
+
+    def __init__(self, name):
+        self.path, self.offset = (os.path.abspath(name) if name else None), 0
+
+    def new_lines(self):
+        if not self.path or not os.path.isfile(self.path) or os.path.islink(self.path):
+            return []
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read()
+        end = data.rfind(b"\n")
+        if end < 0:
+            return []
+        self.offset += end + 1
+        return [line.decode("utf-8", "replace") for line in data[:end].split(b"\n") if 0 < len(line) <= MAX_RECORD_LINE]
+
+
 def main():
+    not_dumpable()
     from jupyter_client import KernelManager
 
     job = json.loads(sys.stdin.read())
+    nonce = str(job.get("nonce", ""))
+    for name, text in (job.get("files") or {}).items():
+        if os.path.basename(name) == name and not name.startswith("."):
+            with open(name, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    records = Records(job.get("records"))
     out = os.fdopen(os.dup(1), "w", buffering=1)
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # the kernel inherits fd 1 and 2: to nowhere
     os.dup2(devnull, 2)
 
     def emit(record):
-        out.write(json.dumps(record) + "\n")
+        # a line of its own even after a partial line someone else wrote into the pipe
+        out.write("\n" + json.dumps({**record, "nonce": nonce}) + "\n")
         out.flush()
 
     timeout = int(job.get("cell_timeout", 15))
@@ -128,6 +175,8 @@ def main():
         for index, code in enumerate(job["cells"]):
             outputs, stopped = run_cell(km, kc, code, timeout, limit)
             emit({"index": index, "outputs": outputs})
+            for line in records.new_lines():
+                emit({"record": line})
             if stopped:
                 emit({"stopped": f"{stopped} (cell {index})"})
                 return
