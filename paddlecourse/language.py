@@ -7,6 +7,10 @@ including the strings the lesson's code hands to the checks and plots (hints, la
 
 - ``_("... {name} ...")`` marks a library message; it is translated *before* ``.format``, so its
   placeholders stay named.
+- ``ngettext(singular, plural, n)`` picks the English form for ``n`` and translates it; each form is
+  an entry of its own in the catalogue (Chinese has one form: both get the same translation).
+- ``N_("...")`` only marks a text for the catalogue (a table of labels defined at import time);
+  the code translates it with ``_()`` where it shows it.
 - ``translate(text)`` is for text a lesson's code built: found as it is, or matched against the
   catalogue's f-string entries (``"it returned {n} items"`` matches ``"it returned 5 items"``).
 
@@ -40,9 +44,10 @@ def language():
 def set_language(lang):
     """Speak ``lang`` ("en" or "zh") from now on, in this process."""
     global _chosen
-    code = _known(str(lang).strip().lower())
+    code = _known(str(lang).strip().lower().replace("_", "-").split("-")[0])
     if code is None:
-        raise ValueError(f"The course speaks {' and '.join(repr(k) for k in LANGUAGES)}; {lang!r} is not one of them.")
+        raise ValueError(gettext("The course speaks {languages}; {lang} is not one of them.").format(
+            languages=" and ".join(repr(k) for k in LANGUAGES), lang=repr(lang)))
     _chosen = code
     return code
 
@@ -59,6 +64,16 @@ def gettext(message):
 
 
 _ = gettext
+
+
+def ngettext(singular, plural, n):
+    """The form of a library message for the count ``n`` (English's rule), in the current language."""
+    return gettext(singular if n == 1 else plural)
+
+
+def N_(message):  # noqa: N802 - gettext's usual name
+    """Mark ``message`` for the catalogue without translating it now (it is translated where shown)."""
+    return message
 
 
 def translate(text):
@@ -96,6 +111,8 @@ def _messages(lang):
                 continue
             exact.setdefault(entry.msgid, entry.msgstr)
             if PLACEHOLDER.search(entry.msgid) and "python-brace-format" not in entry.flags:
+                if not any(ch.isalpha() for ch in PLACEHOLDER.sub("", entry.msgid)):
+                    continue  # "{n}" or "{a} / {b}": nothing to translate, and it would match any text
                 pattern, names = template_pattern(entry.msgid)
                 templates.append((pattern, names, entry.msgstr))
     # the longest literal text first: "a list of {n} values" before "{name}"
