@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from .language import _, N_, ngettext, translate
+from .language import _, ngettext, translate
 
 
 class CheckFailed(AssertionError):
