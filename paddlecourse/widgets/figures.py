@@ -35,6 +35,19 @@ CARD_STYLE = ("display:inline-block;max-width:100%;box-sizing:border-box;backgro
 IMG_STYLE = "display:block;max-width:100%;height:auto"
 
 
+def _width(text):
+    """Columns ``text`` takes in a terminal or a <pre>: a Chinese character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(text))
+
+
+def _padded(text, width, right=False):
+    """``text`` padded with spaces to ``width`` columns (as str.ljust/rjust, counting a Chinese character as two)."""
+    space = " " * max(0, width - _width(text))
+    return space + text if right else text + space
+
+
 def picture_html(data, mime, alt, text="", width=None, font_px=None, css_class="pc-picture"):
     """HTML for one picture: a scalable ``<img>`` with alt text on a light card, and its text in a ``<details>``.
 
