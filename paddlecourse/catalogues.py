@@ -220,9 +220,18 @@ def _drawn_on_a_plot(node, parents):
 
 # ---------------------------------------------------------------- merging
 
+def _occurrences(where):
+    """'solutions/x.ipynb cell 3' or 'paddlecourse/checks.py:120' as a .po file's "#:" reference."""
+    if " cell " in where:
+        return [tuple(where.rsplit(" cell ", 1))]
+    if where.endswith(".py") or ".py:" in where:
+        return [tuple(where.rsplit(":", 1))] if ".py:" in where else [(where, "")]
+    return []
+
+
 def _entry(message):
     return polib.POEntry(msgctxt=message.context, msgid=message.text, msgstr="",
-                         occurrences=[tuple(message.where.rsplit(" cell ", 1))] if " cell " in message.where else [],
+                         occurrences=_occurrences(message.where),
                          comment=message.note, flags=list(message.flags))
 
 
@@ -245,10 +254,11 @@ def merge(catalogue, messages):
             used.add(key)
         else:
             candidates = [e for e in by_context.get(message.context, []) if (e.msgctxt, e.msgid) not in used]
-            if message.context.startswith("code") and candidates:
+            context = message.context or ""  # the library's messages have none: matched like a code cell's
+            if (message.context is None or context.startswith("code")) and candidates:
                 close = difflib.get_close_matches(message.text, [e.msgid for e in candidates], n=1, cutoff=0.6)
                 candidates = [e for e in candidates if close and e.msgid == close[0]]
-            elif not message.context.startswith("markdown"):
+            elif not context.startswith("markdown"):
                 candidates = []
             if candidates and candidates[0].msgstr:
                 previous = candidates[0]

@@ -217,7 +217,7 @@ class Kitchen:
         heads = "".join(f"<th>{html.escape(h)}</th>" for h in (_("name"), _("type"), _("shape"), _("dtype"),
                                                                  _("value")))
         table = ('<div style="max-width:100%;overflow-x:auto"><table><tr>' + heads + '</tr>'
-                 + "".join(rows) + "</table></div>") if rows else f"<div><i>{html.escape(_('no variables yet'))}</i></div>"
+                 + "".join(rows) + "</table></div>") if rows else "<div><i>" + html.escape(_("no variables yet")) + "</i></div>"
         if self.mode == "static":
             ops = ", ".join(self.program_ops()) or _("(none yet)")
             recipe = html.escape(_("the recipe so far"))
