@@ -20,7 +20,7 @@ import functools
 
 import numpy as np
 
-from .language import _, ngettext, translate
+from .language import _, ngettext, translate, translate_label
 
 
 class CheckFailed(AssertionError):
@@ -36,9 +36,10 @@ class CheckFailed(AssertionError):
 
 
 def _lesson_text(args, kwargs):
-    """A check's name (its first argument) and ``hint``/``because`` as the lesson wrote them, translated."""
+    """A check's name (its first argument) and ``hint``/``because`` as the lesson wrote them, translated
+    (a name that is code - the learner's variable - stays as it is)."""
     if args and isinstance(args[0], str):
-        args = (translate(args[0]),) + tuple(args[1:])
+        args = (translate_label(args[0]),) + tuple(args[1:])
     for key in ("hint", "because"):
         if isinstance(kwargs.get(key), str):
             kwargs[key] = translate(kwargs[key])
@@ -555,7 +556,7 @@ def run_answer(label, function, *args, hint=None, **kwargs):
     (Paddle's jit.save, a lesson's helper fed the learner's answer): name the learner's line to fix.
     """
     __tracebackhide__ = True
-    label = translate(label)  # a call as typed stays as typed; a lesson's label ("the export") is translated
+    label = translate_label(label)  # a call as typed stays as typed; a lesson's label ("the export") is translated
     hint = translate(hint)
     name = _function_name(label, function)
     if _is_placeholder(function):
@@ -614,7 +615,7 @@ def _in_dynamic_mode():
 
 class _Part:
     def __init__(self, name, passed, text, hint=None):
-        self.name, self.passed, self.text, self.hint = translate(name), passed, text, hint
+        self.name, self.passed, self.text, self.hint = translate_label(name), passed, text, hint
         self.placeholder = False  # the learner's function is still the untouched stub
 
     def line(self):
@@ -644,7 +645,7 @@ class Parts:
         if _is_placeholder(found):
             for label, function_name in self._failed_calls:
                 if str(name) in (label, function_name) or str(name).startswith(f"{function_name}("):
-                    shown = translate(label)
+                    shown = translate_label(label)
                     self.parts.append(_Part(name, False, _("not checked: `{call}` failed above.").format(call=shown)))
                     self.parts[-1].stopped_by = shown
                     return None

@@ -13,6 +13,10 @@ including the strings the lesson's code hands to the checks and plots (hints, la
   the code translates it with ``_()`` where it shows it.
 - ``translate(text)`` is for text a lesson's code built: found as it is, or matched against the
   catalogue's f-string entries (``"it returned {n} items"`` matches ``"it returned 5 items"``).
+  It reads the lessons' catalogues only, and ``_()`` reads ``paddlecourse.po`` only, so a
+  learner's variable called ``mode`` never becomes the library's word 模式.
+- ``translate_label(label)`` is ``translate`` for a check's name: a name that is code (``w_grad``,
+  ``model(x)``, ``w.grad``) is the learner's own and stays as typed; a phrase is translated.
 
 The language is chosen once: ``paddlecourse.setup(lang="zh")`` (the Chinese lessons say so in
 their first cell), ``set_language("zh")``, or ``PADDLECOURSE_LANG=zh`` for the command line. The
@@ -28,6 +32,7 @@ LANGUAGES = {"en": "English", "zh": "中文"}
 DEFAULT = "en"
 ENVIRONMENT = "PADDLECOURSE_LANG"
 LOCALE = Path(__file__).resolve().parent / "locale"
+LIBRARY_DOMAIN = "paddlecourse"  # the library's own messages; every other catalogue is a lesson's
 PLACEHOLDER = re.compile(r"\{[^{}]+\}")
 
 _chosen = None
@@ -60,7 +65,7 @@ def gettext(message):
     """A library message in the current language (before it is formatted)."""
     if language() == DEFAULT:
         return message
-    return _messages(language())[0].get(message, message)
+    return _library(language()).get(message, message)
 
 
 _ = gettext
@@ -91,6 +96,24 @@ def translate(text):
     return text
 
 
+def translate_label(label):
+    """A check's name or a call's label in the current language; code (a name as the learner typed it,
+    ``w.grad``, ``train(60)``) is never translated, whatever a catalogue holds."""
+    if language() == DEFAULT or not isinstance(label, str) or _is_code(label):
+        return label
+    return translate(label)
+
+
+def _is_code(text):
+    import ast
+
+    try:
+        ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def template_pattern(msgid):
     """(regex, placeholders) for a catalogue entry written from an f-string: each {…} matches any text."""
     names = PLACEHOLDER.findall(msgid)
@@ -99,13 +122,30 @@ def template_pattern(msgid):
     return re.compile(regex, re.S), names
 
 
+def _usable(path):
+    """The entries of one catalogue that may be shown: translated, not fuzzy, not obsolete."""
+    import polib
+
+    return [entry for entry in polib.pofile(str(path))
+            if not entry.obsolete and "fuzzy" not in entry.flags and entry.msgstr.strip()]
+
+
+@lru_cache(maxsize=None)
+def _library(lang):
+    """{msgid: msgstr} of the library's own catalogue of ``lang``."""
+    path = LOCALE / lang / "LC_MESSAGES" / f"{LIBRARY_DOMAIN}.po"
+    return {entry.msgid: entry.msgstr for entry in _usable(path)} if path.exists() else {}
+
+
 @lru_cache(maxsize=None)
 def _messages(lang):
-    """({msgid: msgstr}, [(pattern, placeholders, msgstr)]) from every catalogue of ``lang``."""
+    """({msgid: msgstr}, [(pattern, placeholders, msgstr)]) from every lesson catalogue of ``lang``."""
     import polib
 
     exact, templates = {}, []
     for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+        if path.stem == LIBRARY_DOMAIN:
+            continue
         for entry in polib.pofile(str(path)):
             if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr.strip():
                 continue
@@ -123,3 +163,4 @@ def _messages(lang):
 def reload():
     """Forget the catalogues read so far (after editing a .po file in a running kernel)."""
     _messages.cache_clear()
+    _library.cache_clear()

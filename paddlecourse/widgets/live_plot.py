@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from ..language import _, translate
+from ..language import _, translate, translate_label
 from .figures import _padded, picture_html
 
 
@@ -86,7 +86,7 @@ def draw(history, title=""):
         loss_axes.legend(loc="upper right", fontsize=10)
     loss_axes.set(xlabel=_("step"), ylabel=_("loss"), title=_("loss"))
     for (name, values), style in zip(history.metrics.items(), ["o-", "s--", "^:", "D-."] * 4):
-        metric_axes.plot(np.arange(1, len(values) + 1), values, style, label=translate(name))  # a marker each
+        metric_axes.plot(np.arange(1, len(values) + 1), values, style, label=translate_label(name))  # a marker each
     if history.metrics:
         metric_axes.legend(loc="lower right", fontsize=10)
     metric_axes.set(xlabel=_("epoch"), ylabel=_("value"), title=_("per epoch"), ylim=(0, 1.02))
