@@ -27,7 +27,7 @@ from statistics import median
 
 import numpy as np
 
-from .language import _, N_
+from .language import _, N_, translate
 
 INFERENCE_MODES = ("eager", "to_static", "jit.load", "predictor")
 PREDICTOR_VARIANTS = ("predictor", "predictor (no IR passes)", "predictor (no oneDNN)")
@@ -334,7 +334,7 @@ class Comparison:
         right = (False, False, True, False, True, True)
         cells = []
         for r in self.rows:
-            cells.append((r.model, _(r.task), str(r.batch), r.mode,
+            cells.append((translate(r.model), _(r.task), str(r.batch), r.mode,
                           f"{r.median_ms:.3f} [{r.low_ms:.3f}-{r.high_ms:.3f}]",
                           f"{r.speedup:.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]"))
         widths = [max([_width(h)] + [_width(c[i]) for c in cells]) for i, h in enumerate(heads)]
@@ -465,7 +465,7 @@ def plot_speedups(comparison, task="inference", ax=None):
         axis.set_xticks(np.arange(len(batches)), [str(b) for b in batches])
         axis.set_xlabel(_("batch size"))
         # Translators: a plot title: {model} is the model's name, {task} "inference" or "training"
-        axis.set_title(_("{model} ({task})").format(model=model, task=_(task)))
+        axis.set_title(_("{model} ({task})").format(model=translate(model), task=_(task)))
     axes[0].set_ylabel(_("speed-up over eager (x), higher is faster"))
     axes[0].legend(fontsize=10)  # >= 9 px even when scaled to a 1024 px window
     fig.tight_layout()

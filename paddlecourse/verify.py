@@ -136,7 +136,8 @@ class Report:
     def __str__(self):
         lines = []
         for r in self.results:
-            lines.append(f"{'✓' if r.ok else '✗'} {r.name}: {r.seen}")
+            # Translators: one line of verify()'s report: a check's title, then what it saw
+            lines.append(f"{'✓' if r.ok else '✗'} " + _("{check}: {seen}").format(check=r.name, seen=r.seen))
             if not r.ok:
                 lines.append(_("    what to do: {fix}").format(fix=r.fix))
         lines.append(_("All five checks passed.") if self.ok else _("Some checks failed: see 'what to do' above."))

@@ -217,7 +217,8 @@ def figure_html(figure, alt=None, text="", css_class="pc-picture"):
         pass
     smallest = smallest_font_pt(figure)
     font_px = smallest * figure.dpi / 72 if smallest else None
-    return picture_html(data, "image/png", alt or describe_figure(figure), text, width=width, font_px=font_px,
+    alt = translate(alt) if alt else describe_figure(figure)  # a lesson's own alt text, or one made from the figure
+    return picture_html(data, "image/png", alt, text, width=width, font_px=font_px,
                         css_class=css_class)
 
 
