@@ -65,7 +65,9 @@ def setup(seed=2024, quiet=True, lang=None):
         for ``progress("l02")``;
       * matplotlib figures (plt.show(), display(fig)) get an extra text/html form
         with alt text, scaled to the output's width on a light card (see
-        paddlecourse.widgets.figures).
+        paddlecourse.widgets.figures); in Chinese, a figure's titles, axis
+        labels, legend entries and texts are first translated in place from the
+        lesson's catalogue (an entry-less text, such as a variable's name, stays).
     """
     if lang is not None:
         set_language(lang)
