@@ -43,8 +43,9 @@ def catalogue_path(lang, domain):
 class Message:
     """One thing to translate: its key (msgctxt), its English (msgid), where it is."""
 
-    def __init__(self, context, text, where, note=""):
+    def __init__(self, context, text, where, note="", flags=()):
         self.context, self.text, self.where, self.note = context, text, where, note
+        self.flags = tuple(flags)
 
 
 def _grader(cell):
@@ -220,10 +221,19 @@ def _drawn_on_a_plot(node, parents):
 
 # ---------------------------------------------------------------- merging
 
+def _occurrences(where):
+    """'solutions/x.ipynb cell 3' or 'paddlecourse/checks.py:120' as a .po file's "#:" reference."""
+    if " cell " in where:
+        return [tuple(where.rsplit(" cell ", 1))]
+    if where.endswith(".py") or ".py:" in where:
+        return [tuple(where.rsplit(":", 1))] if ".py:" in where else [(where, "")]
+    return []
+
+
 def _entry(message):
     return polib.POEntry(msgctxt=message.context, msgid=message.text, msgstr="",
-                         occurrences=[tuple(message.where.rsplit(" cell ", 1))] if " cell " in message.where else [],
-                         comment=message.note)
+                         occurrences=_occurrences(message.where),
+                         comment=message.note, flags=list(message.flags))
 
 
 def merge(catalogue, messages):
@@ -239,16 +249,17 @@ def merge(catalogue, messages):
         fresh = _entry(message)
         if key in old:
             previous = old[key]
-            fresh.msgstr, fresh.flags = previous.msgstr, list(previous.flags)
+            fresh.msgstr, fresh.flags = previous.msgstr, sorted(set(previous.flags) | set(message.flags))
             fresh.previous_msgid = previous.previous_msgid
             fresh.tcomment = previous.tcomment
             used.add(key)
         else:
             candidates = [e for e in by_context.get(message.context, []) if (e.msgctxt, e.msgid) not in used]
-            if message.context.startswith("code") and candidates:
+            context = message.context or ""  # the library's messages have none: matched like a code cell's
+            if (message.context is None or context.startswith("code")) and candidates:
                 close = difflib.get_close_matches(message.text, [e.msgid for e in candidates], n=1, cutoff=0.6)
                 candidates = [e for e in candidates if close and e.msgid == close[0]]
-            elif not message.context.startswith("markdown"):
+            elif not context.startswith("markdown"):
                 candidates = []
             if candidates and candidates[0].msgstr:
                 previous = candidates[0]
@@ -297,22 +308,40 @@ def save(catalogue, lang, domain):
     return path
 
 
+LIBRARY_KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
+
+
 def library_messages(package=Path(__file__).resolve().parent):
-    """The library's ``_()`` messages, found by Babel's Python extractor (authors' tools left out)."""
+    """The library's ``_()``, ``N_()`` and ``ngettext()`` messages, found by Babel's Python extractor
+    (authors' tools left out). Each form of an ``ngettext`` is an entry of its own; a message with
+    ``{…}`` is flagged python-brace-format, so ``translate()`` never takes it for a lesson's template."""
     from babel.messages.extract import extract_from_dir
 
     skip = {"catalogues.py", "editions.py", "build.py", "cli.py"}
     messages, seen = [], set()
-    for filename, lineno, text, comments, _context in extract_from_dir(
-            str(package), method_map=[("**.py", "python")], keywords={"_": None, "gettext": None},
+    for filename, lineno, found, comments, _context in extract_from_dir(
+            str(package), method_map=[("**.py", "python")], keywords=LIBRARY_KEYWORDS,
             comment_tags=("Translators:",), strip_comment_tags=True):
-        if Path(filename).name in skip or Path(filename).parts[0] == "grading" or not isinstance(text, str):
+        if Path(filename).name in skip or Path(filename).parts[0] == "grading":
             continue
-        if text in seen:
-            continue
-        seen.add(text)
-        messages.append(Message(None, text, f"paddlecourse/{filename}:{lineno}", " ".join(comments)))
+        forms = found if isinstance(found, tuple) else (found,)
+        for number, text in enumerate(forms):
+            if not isinstance(text, str) or text in seen:
+                continue
+            seen.add(text)
+            note = " ".join(comments)
+            if len(forms) > 1:
+                form = "the form for one" if number == 0 else "the form for other counts"
+                note = (note + " " if note else "") + f"({form}; Chinese: the same sentence for both)"
+            flags = ("python-brace-format",) if language_placeholders(text) else ()
+            messages.append(Message(None, text, f"paddlecourse/{filename}:{lineno}", note, flags))
     return messages
+
+
+def language_placeholders(text):
+    from .language import PLACEHOLDER
+
+    return PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
 
 
 def update(lang="zh", solutions_dir="solutions"):

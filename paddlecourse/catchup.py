@@ -19,6 +19,8 @@ import os
 import re
 from pathlib import Path
 
+from .language import _
+
 OFF_VALUES = {"off", "0", "false", "no", "disabled"}
 _EXERCISE = re.compile(r"^l(?P<lesson>\d+)-ex(?P<number>\d+)(?:-answer)?$")
 
@@ -46,12 +48,11 @@ def grading_in_progress():
 def disabled_reason():
     """Why catch-up is off right now, as a sentence; None when it is on."""
     if grading_in_progress():
-        return (
-            "Catch-up is disabled while nbgrader runs this notebook "
-            f"(NBGRADER_EXECUTION={os.environ['NBGRADER_EXECUTION']}): graded work must be your own."
-        )
+        return _("Catch-up is disabled while nbgrader runs this notebook "
+                 "(NBGRADER_EXECUTION={value}): graded work must be your own.").format(
+            value=os.environ["NBGRADER_EXECUTION"])
     if os.environ.get("PADDLECOURSE_CATCHUP", "").strip().lower() in OFF_VALUES:
-        return "Catch-up is disabled by your instructor (PADDLECOURSE_CATCHUP=off). Ask them for help instead."
+        return _("Catch-up is disabled by your instructor (PADDLECOURSE_CATCHUP=off). Ask them for help instead.")
     return None
 
 
@@ -77,9 +78,11 @@ def parse_exercise(exercise):
     """'l00-ex1' (or 'l00-ex1-answer') -> ('00', 'l00-ex1'); anything else raises CatchUpError."""
     match = _EXERCISE.match(str(exercise).strip().lower())
     if not match or len(match.group("lesson")) != 2:
-        raise CatchUpError(f"{str(exercise)!r} is not an exercise id.{_suggestion(exercise)} "
-                           "Exercise ids look like l02-ex3 (lesson 02, exercise 3); `progress(\"l02\")` at the end "
-                           "of a lesson lists them.")
+        # Translators: {suggestion} is empty or " Did you mean l03-ex3?", with its leading space
+        raise CatchUpError(_("{exercise} is not an exercise id.{suggestion} "
+                             "Exercise ids look like l02-ex3 (lesson 02, exercise 3); `progress(\"l02\")` at the end "
+                             "of a lesson lists them.").format(exercise=repr(str(exercise)),
+                                                               suggestion=_suggestion(exercise)))
     return match.group("lesson"), f"l{match.group('lesson')}-ex{match.group('number')}"
 
 
@@ -122,8 +125,13 @@ def _suggestion(exercise):
         picks = difflib.get_close_matches(text, known, n=3, cutoff=0.6)
     if not picks:
         return ""
-    listed = picks[0] if len(picks) == 1 else ", ".join(picks[:-1]) + " or " + picks[-1]
-    return f" Did you mean {listed}?"
+    if len(picks) == 1:
+        listed = picks[0]
+    else:
+        # Translators: a list of exercise ids to choose from: "l03-ex1, l03-ex2 or l03-ex3"
+        listed = _("{ids} or {last}").format(ids=_(", ").join(picks[:-1]), last=picks[-1])
+    # Translators: put after another sentence, with its leading space
+    return _(" Did you mean {ids}?").format(ids=listed)
 
 
 def solution_code(exercise):
@@ -133,10 +141,10 @@ def solution_code(exercise):
     lesson, grade_id = parse_exercise(exercise)
     folders = _solution_dirs()
     if not folders:
-        raise CatchUpError(
+        raise CatchUpError(_(
             "The course's solutions/ folder was not found. Open the lesson from the course folder, "
             "or set PADDLECOURSE_SOLUTIONS to the folder that holds the solution notebooks."
-        )
+        ))
     for folder in folders:
         for path in sorted(folder.glob(f"{lesson}_*.ipynb")):
             notebook = nbformat.read(path, as_version=4)
@@ -145,7 +153,8 @@ def solution_code(exercise):
                 if grader.get("solution") and grader.get("grade_id") in (f"{grade_id}-answer", grade_id):
                     return _strip_markers(cell.source)
     # No folder names here: a learner needs the right id, not the server's paths.
-    raise CatchUpError(f"There is no exercise {grade_id} in lesson {lesson}.{_suggestion(exercise)}")
+    raise CatchUpError(_("There is no exercise {exercise} in lesson {lesson}.{suggestion}").format(
+        exercise=grade_id, lesson=lesson, suggestion=_suggestion(exercise)))
 
 
 def _strip_markers(source):
@@ -164,9 +173,11 @@ def catchup(exercise, run=False):
     if reason:
         print(reason)
         return None
-    _, grade_id = parse_exercise(exercise)
+    _lesson, grade_id = parse_exercise(exercise)
     code = solution_code(grade_id)
-    cell = f"# Catch-up: the solution of {grade_id}, loaded by paddlecourse.catchup\n{code}"
+    # Translators: the first line of the new cell, a Python comment: keep the "# " at its start
+    cell = _("# Catch-up: the solution of {exercise}, loaded by paddlecourse.catchup").format(exercise=grade_id)
+    cell += "\n" + code
     shell = _ipython()
     if shell is None:
         print(cell)
@@ -174,10 +185,11 @@ def catchup(exercise, run=False):
     shell.set_next_input(cell, replace=False)
     if run:
         shell.run_cell(cell, store_history=False)
-        print(f"Ran the solution of {grade_id}; it is also in the new cell below. Your other cells are unchanged.")
+        print(_("Ran the solution of {exercise}; it is also in the new cell below. Your other cells are "
+                "unchanged.").format(exercise=grade_id))
     else:
-        print(f"The solution of {grade_id} is in a new cell below this one: read it, then run it. "
-              "Your other cells are unchanged.")
+        print(_("The solution of {exercise} is in a new cell below this one: read it, then run it. "
+                "Your other cells are unchanged.").format(exercise=grade_id))
     return None
 
 
@@ -193,15 +205,16 @@ def catchup_magic(line):
     """%catchup l00-ex1 [--run]"""
     words = line.split()
     if not words:
-        print("Usage: %catchup l00-ex1 [--run]")
+        print(_("Usage: %catchup l00-ex1 [--run]"))
         return None
     try:
         catchup(words[0], run="--run" in words[1:])
     except CatchUpError as error:
         print(error)
     except Exception as error:  # e.g. an unreadable solutions file: one sentence, no traceback
-        print(f"Catch-up could not load {words[0]} ({type(error).__name__}). "
-              "Ask your instructor, or open the solution notebook in the solutions/ folder.")
+        print(_("Catch-up could not load {exercise} ({error}). "
+                "Ask your instructor, or open the solution notebook in the solutions/ folder.").format(
+            exercise=words[0], error=type(error).__name__))
 
 
 def load_ipython_extension(shell):

@@ -9,20 +9,41 @@ that raises - it answers with a plain sentence.
 
 Answers are compared by value, not by type: 42, 42.0, np.float32(42),
 np.array([42.]) and paddle.to_tensor([42.]) are all the same answer.
+
+Every message is in the language in force (``paddlecourse.language``): the checks' own sentences
+through ``_()``, and what a lesson's code hands in - a check's name or label, ``hint=``,
+``because=``, a ``check_parts`` title, a ``CheckFailed`` it raises - through ``translate()``
+before it is composed, so a Chinese lesson reads Chinese where its catalogue has the entry. A
+learner's variable name is never in a catalogue, so it stays as typed.
 """
 import functools
 
 import numpy as np
+
+from .language import _, ngettext, translate, translate_label
 
 
 class CheckFailed(AssertionError):
     """A learner's answer is not right yet; the message says why and what to try."""
 
     def __init__(self, message, hint=None):
+        message, hint = translate(message), translate(hint)  # a lesson's own text, in the learner's language
         self.message = message  # without the hint: check_parts lists both on one line
         self.hint = hint
-        text = message if not hint else f"{message}\nHint: {hint}"
+        # Translators: the line under a failed check's message; keep "{message}" and the line break
+        text = message if not hint else _("{message}\nHint: {hint}").format(message=message, hint=hint)
         super().__init__(text)
+
+
+def _lesson_text(args, kwargs):
+    """A check's name (its first argument) and ``hint``/``because`` as the lesson wrote them, translated
+    (a name that is code - the learner's variable - stays as it is)."""
+    if args and isinstance(args[0], str):
+        args = (translate_label(args[0]),) + tuple(args[1:])
+    for key in ("hint", "because"):
+        if isinstance(kwargs.get(key), str):
+            kwargs[key] = translate(kwargs[key])
+    return args, kwargs
 
 
 def _learner_facing(check):
@@ -31,16 +52,18 @@ def _learner_facing(check):
     @functools.wraps(check)
     def wrapper(*args, **kwargs):
         __tracebackhide__ = True  # IPython and pytest hide this frame
+        args, kwargs = _lesson_text(args, dict(kwargs))
         try:
             return check(*args, **kwargs)
         except CheckFailed as failed:
             raise failed.with_traceback(None) from None
         except Exception as error:  # a learner's odd object must not crash the check
-            name = args[0] if args and isinstance(args[0], str) else "your answer"
+            name = args[0] if args and isinstance(args[0], str) else _("your answer")
             raise CheckFailed(
-                f"{name}: could not be checked ({_one_clause(error)}).",
-                hint="Make sure the cell above ran without errors and that the answer is a "
-                "number, an array or a Paddle tensor.",
+                # Translators: {error} is Python's or Paddle's own error, in English
+                _("{name}: could not be checked ({error}).").format(name=name, error=_one_clause(error)),
+                hint=_("Make sure the cell above ran without errors and that the answer is a "
+                       "number, an array or a Paddle tensor."),
             ) from None
 
     return wrapper
@@ -64,13 +87,13 @@ def _short(obj, limit=80):
     try:
         text = str(obj) if isinstance(obj, BaseException) else repr(obj)
     except Exception:
-        text = f"<{type(obj).__name__} that cannot be printed>"
+        text = _("<{type} that cannot be printed>").format(type=type(obj).__name__)
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _passed(name, detail=""):
-    print(f"✓ {name}{': ' + detail if detail else ''}")
+    print(f"✓ {name}: {detail}" if detail else f"✓ {name}")
 
 
 PLACEHOLDERS = (None, Ellipsis, NotImplemented)
@@ -85,12 +108,14 @@ def no_answer_yet(name, found=None):
     name = str(name)
     if name.endswith(")") and "(" in name:  # a call: the learner's function returned nothing yet
         return CheckFailed(
-            f"`{name}` returned {found!r}: finish the function in the answer cell above so that it returns "
-            "its result, run that cell, then this one."
+            # Translators: {call} is the learner's call as typed, e.g. double(3); {found} is None or Ellipsis
+            _("`{call}` returned {found}: finish the function in the answer cell above so that it returns "
+              "its result, run that cell, then this one.").format(call=name, found=repr(found))
         )
     failed = CheckFailed(
-        f"`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
-        "run that cell, then this one."
+        # Translators: {name} is the learner's variable; keep "# YOUR CODE HERE" as it is (the cell says it)
+        _("`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
+          "run that cell, then this one.").format(name=name)
     )
     failed.unanswered = name  # check_parts(..., fold=True) names all such variables in one sentence
     return failed
@@ -121,25 +146,29 @@ def _as_numbers(name, found):
     """Read ``found`` as a float64 numpy array, or fail with a sentence that says why."""
     if found is None:
         raise CheckFailed(
-            f"{name} is None: the cell has not given it a value yet.",
-            hint="Assign the answer to the variable (and `return` it, if it is computed in a function).",
+            _("{name} is None: the cell has not given it a value yet.").format(name=name),
+            hint=_("Assign the answer to the variable (and `return` it, if it is computed in a function)."),
         )
     if found is Ellipsis or found is NotImplemented:
-        raise CheckFailed(f"{name} is still the placeholder `{found!r}`.", hint="Replace it with your answer.")
+        raise CheckFailed(_("{name} is still the placeholder `{placeholder}`.").format(name=name, placeholder=repr(found)),
+                          hint=_("Replace it with your answer."))
     if _is_symbolic(found):
         raise CheckFailed(
-            f"{name} is a symbolic value from a static program: it has a shape but no numbers yet.",
-            hint="Run the program with an Executor and check the fetched numpy array instead: "
-            "`result, = exe.run(main, feed=..., fetch_list=[value])`.",
+            _("{name} is a symbolic value from a static program: it has a shape but no numbers yet.").format(name=name),
+            hint=_("Run the program with an Executor and check the fetched numpy array instead: "
+                   "`result, = exe.run(main, feed=..., fetch_list=[value])`."),
         )
     if isinstance(found, (str, bytes)):
-        raise CheckFailed(f"{name} is the text {_short(found)}, not a number.", hint="Write the number without quotes.")
+        raise CheckFailed(_("{name} is the text {text}, not a number.").format(name=name, text=_short(found)),
+                          hint=_("Write the number without quotes."))
     if isinstance(found, (bool, np.bool_)):
-        raise CheckFailed(f"{name} is {found} (True/False), not a number.", hint="Give the numeric value.")
+        raise CheckFailed(_("{name} is {value} (True/False), not a number.").format(name=name, value=found),
+                          hint=_("Give the numeric value."))
     if isinstance(found, (dict, set, frozenset)) or callable(found) and not _is_paddle_tensor(found):
         raise CheckFailed(
-            f"{name} is a {type(found).__name__}, not a number, array or tensor.",
-            hint="If it is a function, call it and check what it returns.",
+            # Translators: {type} is a Python type name: dict, function, set ...
+            _("{name} is a {type}, not a number, array or tensor.").format(name=name, type=type(found).__name__),
+            hint=_("If it is a function, call it and check what it returns."),
         )
     if _is_paddle_tensor(found):
         array = found.numpy()
@@ -148,23 +177,24 @@ def _as_numbers(name, found):
             array = np.asarray(found)
         except ValueError:
             raise CheckFailed(
-                f"{name} could not be read as an array: its rows have different lengths.",
-                hint="Every row of a nested list must have the same number of entries.",
+                _("{name} could not be read as an array: its rows have different lengths.").format(name=name),
+                hint=_("Every row of a nested list must have the same number of entries."),
             ) from None
     if array.dtype == object and array.ndim == 0:
         raise CheckFailed(
-            f"{name} is a {type(found).__name__}, not a number, array or tensor.",
-            hint="Give a number, a list of numbers, a numpy array or a Paddle tensor.",
+            _("{name} is a {type}, not a number, array or tensor.").format(name=name, type=type(found).__name__),
+            hint=_("Give a number, a list of numbers, a numpy array or a Paddle tensor."),
         )
     if array.dtype == object:
         raise CheckFailed(
-            f"{name} mixes things that are not numbers ({_short(found)}).",
-            hint="Give a number, a list of numbers, a numpy array or a Paddle tensor.",
+            _("{name} mixes things that are not numbers ({value}).").format(name=name, value=_short(found)),
+            hint=_("Give a number, a list of numbers, a numpy array or a Paddle tensor."),
         )
     if array.dtype.kind == "b":
-        raise CheckFailed(f"{name} holds True/False values, not numbers.", hint="Give the numeric values.")
+        raise CheckFailed(_("{name} holds True/False values, not numbers.").format(name=name),
+                          hint=_("Give the numeric values."))
     if array.dtype.kind not in "iuf":
-        raise CheckFailed(f"{name} holds {array.dtype} values, not real numbers.")
+        raise CheckFailed(_("{name} holds {dtype} values, not real numbers.").format(name=name, dtype=array.dtype))
     return array.astype(np.float64)
 
 
@@ -195,14 +225,16 @@ def _is_single_number(obj):
 
 def _kind(obj, array):
     """How the prompt would describe ``obj``: a single number, a list of 3 values, a tensor of shape [2, 3]."""
+    # Translators: these describe an answer inside "{name} is {kind}, but the answer is {kind}."
     if _is_listlike(obj):
         if array.ndim <= 1:
-            return f"a list of {array.size} value{'s' if array.size != 1 else ''}"
-        return f"a nested list of shape {_shape_text(array.shape)}"
+            return ngettext("a list of {count} value", "a list of {count} values", array.size).format(count=array.size)
+        return _("a nested list of shape {shape}").format(shape=_shape_text(array.shape))
     if array.ndim == 0:
-        return "a single number"
-    what = "a tensor" if _is_paddle_tensor(obj) else "an array"
-    return f"{what} of shape {_shape_text(array.shape)}"
+        return _("a single number")
+    if _is_paddle_tensor(obj):
+        return _("a tensor of shape {shape}").format(shape=_shape_text(array.shape))
+    return _("an array of shape {shape}").format(shape=_shape_text(array.shape))
 
 
 def _own_form(obj, array):
@@ -250,33 +282,39 @@ def _summary(name, got, want, found, rtol, atol, reveal):
     wrong = np.argwhere(~close)
     difference = np.where(close, 0.0, np.abs(got - want))
     worst = np.unravel_index(int(np.nanargmax(difference)), got.shape)
-    head = f"{name}: {len(wrong)} of {got.size} values differ ({_kind(found, got)})"
+    head = dict(name=name, wrong=len(wrong), total=got.size, kind=_kind(found, got))
     if reveal:
-        lines = [f"{head}; the largest difference is {difference[worst]:.4g} at {_index_text(worst)} "
-                 f"(expected {want[worst]:.6g}, found {got[worst]:.6g})."]
-        shown = [f"  at {_index_text(i)}: expected {want[tuple(i)]:.6g}, found {got[tuple(i)]:.6g}" for i in wrong[:3]]
+        lines = [_("{name}: {wrong} of {total} values differ ({kind}); the largest difference is {difference} at "
+                   "{index} (expected {expected}, found {found}).").format(
+            difference=f"{difference[worst]:.4g}", index=_index_text(worst), expected=f"{want[worst]:.6g}",
+            found=f"{got[worst]:.6g}", **head)]
+        shown = [_("  at {index}: expected {expected}, found {found}").format(
+            index=_index_text(i), expected=f"{want[tuple(i)]:.6g}", found=f"{got[tuple(i)]:.6g}") for i in wrong[:3]]
     else:
-        lines = [f"{head}; the first is at {_index_text(wrong[0])} (found {got[tuple(wrong[0])]:.6g})."]
-        shown = [f"  at {_index_text(i)}: found {got[tuple(i)]:.6g}" for i in wrong[:3]]
-    lines.append("First differing entries:")
+        lines = [_("{name}: {wrong} of {total} values differ ({kind}); the first is at {index} (found {found}).").format(
+            index=_index_text(wrong[0]), found=f"{got[tuple(wrong[0])]:.6g}", **head)]
+        shown = [_("  at {index}: found {found}").format(index=_index_text(i), found=f"{got[tuple(i)]:.6g}")
+                 for i in wrong[:3]]
+    lines.append(_("First differing entries:"))
     lines += shown
-    lines.append("The full arrays: run `paddlecourse.last_failure()`.")
+    lines.append(_("The full arrays: run `paddlecourse.last_failure()`."))
     return "\n".join(lines)
 
 
 def last_failure():
     """Print the full arrays of the last failed check_value (the failure message only summarises them)."""
     if not _LAST_FAILURE:
-        print("No check has failed in this kernel yet.")
+        print(_("No check has failed in this kernel yet."))
         return None
     with np.printoptions(threshold=np.inf, linewidth=120, precision=6, suppress=True):
-        print(f"{_LAST_FAILURE['name']}, found (shape {_shape_text(_LAST_FAILURE['found'].shape)}):")
+        print(_("{name}, found (shape {shape}):").format(name=_LAST_FAILURE["name"],
+                                                         shape=_shape_text(_LAST_FAILURE["found"].shape)))
         print(_LAST_FAILURE["found"])
         if _LAST_FAILURE.get("expected") is not None:
-            print(f"expected (shape {_shape_text(_LAST_FAILURE['expected'].shape)}):")
+            print(_("expected (shape {shape}):").format(shape=_shape_text(_LAST_FAILURE["expected"].shape)))
             print(_LAST_FAILURE["expected"])
         else:
-            print("(this exercise keeps the expected values to itself)")
+            print(_("(this exercise keeps the expected values to itself)"))
     return None
 
 
@@ -293,53 +331,62 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
     _require_answer(name, found)
     want = _as_numbers("expected", expected)
     if isinstance(found, (dict, set, frozenset)):  # the answer wrapped in a container: say what form is wanted
+        kind = type(found).__name__
         raise CheckFailed(
-            f"{name} is a {type(found).__name__}, but the answer is {_kind(expected, want)}.",
-            hint=f"{'Return' if str(name).endswith(')') else 'Give'} the value itself, not a {type(found).__name__} "
-            "that holds it.",
+            _("{name} is a {type}, but the answer is {kind}.").format(name=name, type=kind, kind=_kind(expected, want)),
+            hint=(_("Return the value itself, not a {type} that holds it.") if str(name).endswith(")")
+                  else _("Give the value itself, not a {type} that holds it.")).format(type=kind),
         )
     got = _as_numbers(name, found)
     if _is_listlike(expected) and _is_single_number(found):
         raise CheckFailed(
-            f"{name} is a single number ({_own_form(found, got)}), but the answer is {_kind(expected, want)}.",
-            hint=hint or "Write it as a list, in square brackets.",
+            _("{name} is a single number ({value}), but the answer is {kind}.").format(
+                name=name, value=_own_form(found, got), kind=_kind(expected, want)),
+            hint=hint or _("Write it as a list, in square brackets."),
         )
     if want.size == 1 and got.size == 1:
         want, got = want.reshape(()), got.reshape(())
     elif want.shape != got.shape:
         both_arrays = not _is_listlike(expected) and not _is_listlike(found) and want.ndim and got.ndim
         if both_arrays:
-            sentence = f"{name} has shape {_shape_text(got.shape)}, but the answer has shape {_shape_text(want.shape)}."
+            sentence = _("{name} has shape {shape}, but the answer has shape {expected}.").format(
+                name=name, shape=_shape_text(got.shape), expected=_shape_text(want.shape))
         else:
-            sentence = f"{name} is {_kind(found, got)}, but the answer is {_kind(expected, want)}."
+            sentence = _("{name} is {kind}, but the answer is {expected}.").format(
+                name=name, kind=_kind(found, got), expected=_kind(expected, want))
         if want.size == 1 and not _is_listlike(expected):
-            default = "Reduce it to one number (e.g. `.sum()`, `.mean()`, or pick an element)."
+            default = _("Reduce it to one number (e.g. `.sum()`, `.mean()`, or pick an element).")
         else:
-            default = "Check which axis you reduced or reshaped." if both_arrays else None
+            default = _("Check which axis you reduced or reshaped.") if both_arrays else None
         raise CheckFailed(sentence, hint=hint or default)
     if np.isnan(got).any() and not np.isnan(want).any():
         raise CheckFailed(
-            f"{name} contains NaN (not a number).",
-            hint=hint or "A NaN usually comes from 0/0, log of a negative number, or a value that overflowed.",
+            _("{name} contains NaN (not a number).").format(name=name),
+            hint=hint or _("A NaN usually comes from 0/0, log of a negative number, or a value that overflowed."),
         )
     if np.isinf(got).any() and not np.isinf(want).any():
-        raise CheckFailed(f"{name} contains inf.", hint=hint or "A value overflowed or was divided by zero.")
+        raise CheckFailed(_("{name} contains inf.").format(name=name),
+                          hint=hint or _("A value overflowed or was divided by zero."))
     if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
         _LAST_FAILURE.clear()
         _LAST_FAILURE.update(name=name, found=got, expected=want if reveal else None)
         if got.size > SUMMARY_ABOVE:
             raise CheckFailed(_summary(name, got, want, found, rtol, atol, reveal), hint=hint)
-        expected_part = f"expected {_own_form(expected, want)}, " if reveal else ""
-        raise CheckFailed(f"{name}: {expected_part}found {_own_form(found, got)}.", hint=hint)
-    _passed(name, _own_form(found, got) if got.size <= 4 else f"all {got.size} values match")
+        if reveal:
+            message = _("{name}: expected {expected}, found {found}.").format(
+                name=name, expected=_own_form(expected, want), found=_own_form(found, got))
+        else:
+            message = _("{name}: found {found}.").format(name=name, found=_own_form(found, got))
+        raise CheckFailed(message, hint=hint)
+    _passed(name, _own_form(found, got) if got.size <= 4 else _("all {count} values match").format(count=got.size))
 
 
 def _shape_of(name, found):
     _require_answer(name, found)
     if isinstance(found, (list, tuple)) and all(isinstance(d, (int, np.integer)) for d in found):
         raise CheckFailed(
-            f"{name} looks like a shape itself ({_short(found)}), not a tensor.",
-            hint="Pass the tensor or array whose shape should be checked.",
+            _("{name} looks like a shape itself ({shape}), not a tensor.").format(name=name, shape=_short(found)),
+            hint=_("Pass the tensor or array whose shape should be checked."),
         )
     shape = getattr(found, "shape", None)
     if shape is None:
@@ -359,10 +406,11 @@ def check_shape(name, found, expected, *, hint=None):
     fits = len(shape) == len(wanted) and all(w == -1 or s == w for s, w in zip(shape, wanted))
     if not fits:
         raise CheckFailed(
-            f"{name} has shape {_shape_text(shape)}; expected {_shape_text(wanted)}.",
-            hint=hint or "Print `.shape` after each step to see where it changes.",
+            _("{name} has shape {shape}; expected {expected}.").format(
+                name=name, shape=_shape_text(shape), expected=_shape_text(wanted)),
+            hint=hint or _("Print `.shape` after each step to see where it changes."),
         )
-    _passed(name, f"shape {_shape_text(shape)}")
+    _passed(name, _("shape {shape}").format(shape=_shape_text(shape)))
 
 
 def _dtype_name(dtype):
@@ -379,16 +427,16 @@ def check_dtype(name, found, expected, *, hint=None):
     dtype = getattr(found, "dtype", None)
     if dtype is None:
         raise CheckFailed(
-            f"{name} is a {type(found).__name__}, which has no dtype.",
-            hint="Convert it first, e.g. `paddle.to_tensor(...)` or `np.asarray(...)`.",
+            _("{name} is a {type}, which has no dtype.").format(name=name, type=type(found).__name__),
+            hint=_("Convert it first, e.g. `paddle.to_tensor(...)` or `np.asarray(...)`."),
         )
     got, want = _dtype_name(dtype), _dtype_name(expected)
     if got != want:
         raise CheckFailed(
-            f"{name} has dtype {got}; expected {want}.",
-            hint=hint or f"Convert with `.astype('{want}')`.",
+            _("{name} has dtype {dtype}; expected {expected}.").format(name=name, dtype=got, expected=want),
+            hint=hint or _("Convert with `.astype('{dtype}')`.").format(dtype=want),
         )
-    _passed(name, f"dtype {got}")
+    _passed(name, _("dtype {dtype}").format(dtype=got))
 
 
 @_learner_facing
@@ -397,18 +445,17 @@ def check_grad(name, tensor, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
     _require_answer(name, tensor)
     if not _is_paddle_tensor(tensor):
         raise CheckFailed(
-            f"{name} should be a Paddle tensor, but it is a {type(tensor).__name__}.",
-            hint="Gradients live on tensors: create it with `paddle.to_tensor(..., stop_gradient=False)`.",
+            _("{name} should be a Paddle tensor, but it is a {type}.").format(name=name, type=type(tensor).__name__),
+            hint=_("Gradients live on tensors: create it with `paddle.to_tensor(..., stop_gradient=False)`."),
         )
     if tensor.grad is None:
-        why = (
-            "its stop_gradient is True, so Paddle does not track it"
-            if tensor.stop_gradient
-            else "backward() has not reached it yet"
-        )
+        if tensor.stop_gradient:
+            message = _("{name}.grad is None: its stop_gradient is True, so Paddle does not track it.")
+        else:
+            message = _("{name}.grad is None: backward() has not reached it yet.")
         raise CheckFailed(
-            f"{name}.grad is None: {why}.",
-            hint="Set `stop_gradient=False` before the forward pass, then call `backward()` on the result.",
+            message.format(name=name),
+            hint=_("Set `stop_gradient=False` before the forward pass, then call `backward()` on the result."),
         )
     check_value(f"{name}.grad", tensor.grad, expected, rtol=rtol, atol=atol, hint=hint, reveal=reveal)
 
@@ -439,12 +486,18 @@ def check_answer(name, found, expected, *, options=None, hint=None, reveal=False
         outside = [p for p in picked if p not in allowed]
         if outside:
             listed = ", ".join(repr(o) for o in options)
-            raise CheckFailed(f"{name}: {_short(found)} is not one of the options ({listed}).", hint=hint)
+            raise CheckFailed(_("{name}: {answer} is not one of the options ({options}).").format(
+                name=name, answer=_short(found), options=listed), hint=hint)
     if isinstance(want, bool) and not isinstance(got, bool):
-        raise CheckFailed(f"{name} should be True or False, not {_short(found)}.", hint=hint)
+        raise CheckFailed(_("{name} should be True or False, not {answer}.").format(name=name, answer=_short(found)),
+                          hint=hint)
     if got != want:
-        expected_part = f" The answer is {_short(expected)}." if reveal else ""
-        raise CheckFailed(f"{name}: {_short(found)} is not right.{expected_part}", hint=hint)
+        if reveal:
+            message = _("{name}: {answer} is not right. The answer is {expected}.").format(
+                name=name, answer=_short(found), expected=_short(expected))
+        else:
+            message = _("{name}: {answer} is not right.").format(name=name, answer=_short(found))
+        raise CheckFailed(message, hint=hint)
     _passed(name)
 
 
@@ -459,14 +512,21 @@ def check_true(name, condition, *, hint=None, because=None):
         condition = condition.numpy()
     value = np.asarray(condition)
     if value.size != 1:
-        raise CheckFailed(f"{name}: expected one True/False, found {value.size} values.", hint=hint)
+        raise CheckFailed(_("{name}: expected one True/False, found {count} values.").format(name=name, count=value.size),
+                          hint=hint)
     if value.dtype.kind != "b":
-        raise CheckFailed(
-            f"{name}: expected True/False, found {'the number ' + _fmt(value) if value.dtype.kind in 'iuf' else _short(condition)}.",
-            hint=hint or "Write a comparison, e.g. `loss < 0.1`.",
-        )
+        if value.dtype.kind in "iuf":
+            message = _("{name}: expected True/False, found the number {value}.").format(name=name, value=_fmt(value))
+        else:
+            message = _("{name}: expected True/False, found {value}.").format(name=name, value=_short(condition))
+        raise CheckFailed(message, hint=hint or _("Write a comparison, e.g. `loss < 0.1`."))
     if not bool(value.reshape(-1)[0]):
-        raise CheckFailed(f"{name} does not hold{': ' + because if because else ''}.", hint=hint)
+        if because:
+            # Translators: {because} is the lesson's reason, e.g. "the loss did not fall"
+            message = _("{name} does not hold: {because}.").format(name=name, because=because)
+        else:
+            message = _("{name} does not hold.").format(name=name)
+        raise CheckFailed(message, hint=hint)
     _passed(name)
 
 
@@ -496,13 +556,15 @@ def run_answer(label, function, *args, hint=None, **kwargs):
     (Paddle's jit.save, a lesson's helper fed the learner's answer): name the learner's line to fix.
     """
     __tracebackhide__ = True
+    label = translate_label(label)  # a call as typed stays as typed; a lesson's label ("the export") is translated
+    hint = translate(hint)
     name = _function_name(label, function)
     if _is_placeholder(function):
         raise no_answer_yet(name).with_traceback(None) from None
     if not callable(function):
         raise CheckFailed(
-            f"`{name}` is a {type(function).__name__}, not a function: define it with `def {name}(...):` "
-            "in the answer cell above, run that cell, then this one."
+            _("`{name}` is a {type}, not a function: define it with `def {name}(...):` "
+              "in the answer cell above, run that cell, then this one.").format(name=name, type=type(function).__name__)
         ) from None
     was_dynamic = _in_dynamic_mode()
     try:
@@ -513,16 +575,19 @@ def run_answer(label, function, *args, hint=None, **kwargs):
         from .errors import first_sentence
 
         if _is_untouched_stub(error):
-            raise CheckFailed(
-                f"`{name}` still has its placeholder: replace `raise NotImplementedError()` in the answer cell "
-                "with your code, run it, then run this cell again."
-            ) from None
+            stub = CheckFailed(
+                _("`{name}` still has its placeholder: replace `raise NotImplementedError()` in the answer cell "
+                  "with your code, run it, then run this cell again.").format(name=name)
+            )
+            stub.placeholder = True  # check_parts(..., fold=True) names no other part after it
+            raise stub from None
         if hint is None and _is_paddles_own(function):  # not the learner's code: no use calling it alone
-            hint = "The fix goes in your answer in the answer cell above."
+            hint = _("The fix goes in your answer in the answer cell above.")
         raise CheckFailed(
-            f"`{label}` raised {first_sentence(error)}",
-            hint=hint or f"Call `{label}` in a cell of its own to see the whole error; the fix goes in the answer "
-            "cell above.",
+            # Translators: {error} is "TypeName: the first sentence of Python's or Paddle's error" (English)
+            _("`{call}` raised {error}").format(call=label, error=first_sentence(error)),
+            hint=hint or _("Call `{call}` in a cell of its own to see the whole error; the fix goes in the answer "
+                           "cell above.").format(call=label),
         ) from None
     finally:
         if was_dynamic and not _in_dynamic_mode():  # the call died between enable_static() and disable_static()
@@ -550,7 +615,8 @@ def _in_dynamic_mode():
 
 class _Part:
     def __init__(self, name, passed, text, hint=None):
-        self.name, self.passed, self.text, self.hint = name, passed, text, hint
+        self.name, self.passed, self.text, self.hint = translate_label(name), passed, text, hint
+        self.placeholder = False  # the learner's function is still the untouched stub
 
     def line(self):
         if self.passed:
@@ -567,7 +633,7 @@ class Parts:
     """The checks of one multi-part exercise; each failure is recorded, not raised (see check_parts)."""
 
     def __init__(self, title, fold=False):
-        self.title = title
+        self.title = title  # translated when the report is made
         self.fold = fold  # see _folded_report
         self.parts = []
         self._failed_calls = []  # (label, function name) of run_answer calls that failed
@@ -579,13 +645,14 @@ class Parts:
         if _is_placeholder(found):
             for label, function_name in self._failed_calls:
                 if str(name) in (label, function_name) or str(name).startswith(f"{function_name}("):
-                    self.parts.append(_Part(name, False, f"not checked: `{label}` failed above."))
-                    self.parts[-1].stopped_by = label
+                    shown = translate_label(label)
+                    self.parts.append(_Part(name, False, _("not checked: `{call}` failed above.").format(call=shown)))
+                    self.parts[-1].stopped_by = shown
                     return None
             last = self.parts[-1] if self.parts else None
             if self.fold and last is not None and getattr(last, "call_failed", False):
                 # the value came from the call that just failed: that failure is the message
-                self.parts.append(_Part(name, False, f"not checked: `{last.name}` failed above."))
+                self.parts.append(_Part(name, False, _("not checked: `{call}` failed above.").format(call=last.name)))
                 self.parts[-1].stopped_by = last.name
                 return None
         printed = io.StringIO()
@@ -632,6 +699,7 @@ class Parts:
         except CheckFailed as failed:
             self.parts.append(_Part(str(label), False, failed.message, failed.hint))
             self.parts[-1].call_failed = True
+            self.parts[-1].placeholder = getattr(failed, "placeholder", False)
             self.parts[-1].unanswered = getattr(failed, "unanswered", None)  # run_answer(label, None)
             self._failed_calls.append((str(label), _function_name(label, function)))
             return None
@@ -644,9 +712,13 @@ class Parts:
         lines = [p.line() for p in self.parts]
         if not wrong:
             return "\n".join(lines)
-        head = f"{self.title}: {len(wrong)} of {len(self.parts)} parts are not right yet."
+        head = self._headline(wrong)
         return "\n".join([head, *lines])
 
+    def _headline(self, wrong):
+        # Translators: {title} is the exercise's title, e.g. "the four projects"
+        return _("{title}: {wrong} of {total} parts are not right yet.").format(
+            title=translate(self.title), wrong=len(wrong), total=len(self.parts))
 
     def _folded_report(self):
         """Like report(), with each cause said once.
@@ -681,8 +753,10 @@ class Parts:
             if len(names) == 1:
                 text = unanswered[0].text
             else:
-                text = (f"{', '.join(names[:-1])} and {names[-1]} have no answer yet: write them in the answer "
-                        "cell above (where it says # YOUR CODE HERE), run that cell, then this one.")
+                # Translators: {names} is a list of variables, e.g. `a`, `b`; {last} the last one, e.g. `c`
+                text = _("{names} and {last} have no answer yet: write them in the answer "
+                         "cell above (where it says # YOUR CODE HERE), run that cell, then this one.").format(
+                    names=_(", ").join(names[:-1]), last=names[-1])
             lines[lines.index(None)] = "✗ " + text
         seen = set()
         for position, also in groups.values():
@@ -691,17 +765,22 @@ class Parts:
             seen.add(position)
             part = lines[position]
             line = part.line()
-            also = [n for n in also if n != part.name and "still has its placeholder" not in part.text]
+            also = [n for n in also if n != part.name and not part.placeholder]
             if also:
-                more = ", ".join(n if str(n).startswith("`") else f"`{n}`" for n in dict.fromkeys(also))
-                line += f" {'This also stops' if getattr(part, 'call_failed', False) else 'The same for'}: {more}."
+                more = _(", ").join(n if str(n).startswith("`") else f"`{n}`" for n in dict.fromkeys(also))
+                if getattr(part, "call_failed", False):
+                    # Translators: after a failed call's line; {names} are the parts it kept from being checked
+                    line += " " + _("This also stops: {names}.").format(names=more)
+                else:
+                    # Translators: after a part's line; {names} are parts that failed the same way
+                    line += " " + _("The same for: {names}.").format(names=more)
             lines[position] = line
         failing_lines = [x for x in lines if x.startswith("✗")]
         if not wrong:
             return "\n".join(lines)
         if len(failing_lines) == 1 and len(lines) == 1:
             return failing_lines[0][2:]
-        head = f"{self.title}: {len(wrong)} of {len(self.parts)} parts are not right yet."
+        head = self._headline(wrong)
         return "\n".join([head, *lines])
 
 
@@ -731,12 +810,15 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
         if isinstance(error, CheckFailed):
             name = error.message.split(":", 1)[0].strip("` ") if ":" in error.message else "check"
             self.parts.parts.append(_Part(name, False, error.message, error.hint))
+            self.parts.parts[-1].placeholder = getattr(error, "placeholder", False)
         elif error is not None:
             from .errors import first_sentence
 
             self.parts.parts.append(
-                _Part("the rest of this check", False, f"it stopped at {first_sentence(error)}",
-                      "Run the answer cells above again, then this one."))
+                _Part(_("the rest of this check"), False,
+                      # Translators: {error} is "TypeName: the first sentence of the error" (English)
+                      _("it stopped at {error}").format(error=first_sentence(error)),
+                      _("Run the answer cells above again, then this one.")))
         if any(not p.passed for p in self.parts.parts):
             raise CheckFailed(self.parts.report()).with_traceback(None) from None
         if self.parts.parts:

@@ -15,6 +15,8 @@ Online, the same code works with a bigger data set, e.g.
 import numpy as np
 import paddle
 
+from .language import _
+
 IMAGE_SIDE = 8
 NUM_FEATURES = IMAGE_SIDE * IMAGE_SIDE
 NUM_CLASSES = 10
@@ -49,9 +51,10 @@ class Digits(paddle.io.Dataset):
     def __init__(self, part="train", test_fraction=0.25, seed=0, noise=0.0):
         super().__init__()
         if part not in ("train", "test", "all"):
-            raise ValueError(f"part must be 'train', 'test' or 'all', not {part!r}")
+            raise ValueError(_("part must be 'train', 'test' or 'all', not {part}").format(part=repr(part)))
         if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
-            raise ValueError(f"noise is the standard deviation of the pixel noise: a number from 0 to 1, not {noise!r}")
+            raise ValueError(_("noise is the standard deviation of the pixel noise: a number from 0 to 1, "
+                               "not {noise}").format(noise=repr(noise)))
         images, labels = _load_arrays()
         order = np.random.default_rng(seed).permutation(len(labels))
         n_test = int(round(len(labels) * test_fraction))
@@ -71,5 +74,9 @@ class Digits(paddle.io.Dataset):
         return len(self.labels)
 
     def __repr__(self):
-        noise = f", noise {self.noise:g} on every read" if self.noise else ""
-        return f"Digits({self.part!r}): {len(self)} images of {NUM_FEATURES} pixels, {NUM_CLASSES} classes{noise}"
+        text = _("Digits({part}): {count} images of {pixels} pixels, {classes} classes").format(
+            part=repr(self.part), count=len(self), pixels=NUM_FEATURES, classes=NUM_CLASSES)
+        if self.noise:
+            # Translators: put after "Digits('train'): 1347 images of 64 pixels, 10 classes"
+            text += _(", noise {noise} on every read").format(noise=f"{self.noise:g}")
+        return text

@@ -14,6 +14,8 @@ whole sentences only.
 """
 import re
 
+from .language import _
+
 # Keep adding whole sentences while the text is shorter than this; a longer
 # first sentence is kept whole anyway (a cut sentence misleads more than a long one).
 ENOUGH = 220
@@ -85,7 +87,8 @@ def error_message(error):
     except Exception:
         raw = ""
     if isinstance(error, KeyError) and error.args:
-        raw = f"{error.args[0]!r} was looked up and not found."
+        # Translators: {key} is the key that was missing, as Python writes it ('w', 3 ...)
+        raw = _("{key} was looked up and not found.").format(key=repr(error.args[0]))
     text = _clean(_CODE_EXAMPLE.split(raw, maxsplit=1)[0])
     if not text:
         return name

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .language import _, ngettext
+
 __all__ = ["check_export", "check_input_spec", "ExportReport", "Problem", "Run", "default_inputs", "error_summary", "saved_input_shapes"]
 
 
@@ -74,9 +76,9 @@ class ExportReport:
 
     def _verdict(self):
         if self.ok:
-            return "PASSED: the exported model matches eager at every batch size tried."
+            return _("PASSED: the exported model matches eager at every batch size tried.")
         count = len(self.problems)
-        return f"FAILED: {count} problem{'s' if count > 1 else ''} found."
+        return ngettext("FAILED: {count} problem found.", "FAILED: {count} problems found.", count).format(count=count)
 
     def _table(self):
         runners = [r for r in ("jit.load", "predictor") if any(run.runner == r for run in self.runs)]
@@ -90,24 +92,35 @@ class ExportReport:
         return runners, rows
 
     def __str__(self):
-        lines = [f"Export check {self._verdict()}"]
-        label = "saved model expects"  # the longest label: the others are padded to its width
-        lines.append(f"  {'converted by':<{len(label)}}: {self.conversion}")
-        lines.append(f"  {'input spec':<{len(label)}}: {_specs_text(self.input_spec)}")
+        # Translators: {verdict} is "PASSED: ..." or "FAILED: ..."
+        lines = [_("Export check {verdict}").format(verdict=self._verdict())]
+        labels = {"converted": _("converted by"), "spec": _("input spec"), "saved": _("saved model expects"),
+                  "files": _("files written")}
+        width = max(_width(label) for label in labels.values())  # padded to the longest label
+
+        def row(key, value):
+            return f"  {_padded(labels[key], width)}: {value}"
+
+        lines.append(row("converted", self.conversion))
+        lines.append(row("spec", _specs_text(self.input_spec)))
         if self.saved_spec:
-            lines.append(f"  {label}: {_specs_text(self.saved_spec)}")
+            lines.append(row("saved", _specs_text(self.saved_spec)))
         if self.files:
-            lines.append(f"  {'files written':<{len(label)}}: {', '.join(sorted(self.files))}")
+            lines.append(row("files", ", ".join(sorted(self.files))))
         runners, rows = self._table()
         if rows and runners:
-            lines.append("  batch | " + " | ".join(f"{r:<28}" for r in runners))
-            for batch, cells in rows:
-                lines.append(f"  {batch:>5} | " + " | ".join(f"{c:<28}" for c in cells))
+            batch = _("batch")
+            lines.append(f"  {_padded(batch, 5)} | " + " | ".join(_padded(r, 28) for r in runners))
+            for size, cells in rows:
+                lines.append(f"  {_padded(str(size), max(5, _width(batch)), right=True)} | "
+                             + " | ".join(_padded(c, 28) for c in cells))
         for number, p in enumerate(self.problems, 1):
-            lines.append(f"Problem {number} [{p.kind}]: {p.problem}")
-            lines.append(f"  Fix: {p.fix}")
+            # Translators: {kind} is the problem's stable label in English, e.g. fixed-batch
+            lines.append(_("Problem {number} [{kind}]: {problem}").format(number=number, kind=p.kind,
+                                                                            problem=p.problem))
+            lines.append(_("  Fix: {fix}").format(fix=p.fix))
         for note in self.notes:
-            lines.append(f"Note: {note}")
+            lines.append(_("Note: {note}").format(note=note))
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -115,41 +128,60 @@ class ExportReport:
     def _repr_html_(self):
         esc = html.escape
         colour = "#1a7f37" if self.ok else "#cf222e"
-        parts = [f"<div class='paddlecourse-export'><p><b style='color:{colour}'>Export check "
-                 f"{esc(self._verdict())}</b></p>",
-                 "<table><tr><td>converted by</td><td>" + esc(self.conversion) + "</td></tr>",
-                 "<tr><td>input spec</td><td><code>" + esc(_specs_text(self.input_spec)) + "</code></td></tr>"]
+        verdict = _("Export check {verdict}").format(verdict=self._verdict())
+        parts = [f"<div class='paddlecourse-export'><p><b style='color:{colour}'>{esc(verdict)}</b></p>",
+                 "<table><tr><td>" + esc(_("converted by")) + "</td><td>" + esc(self.conversion) + "</td></tr>",
+                 "<tr><td>" + esc(_("input spec")) + "</td><td><code>" + esc(_specs_text(self.input_spec))
+                 + "</code></td></tr>"]
         if self.saved_spec:
-            parts.append("<tr><td>saved model expects</td><td><code>" + esc(_specs_text(self.saved_spec))
-                         + "</code></td></tr>")
+            parts.append("<tr><td>" + esc(_("saved model expects")) + "</td><td><code>"
+                         + esc(_specs_text(self.saved_spec)) + "</code></td></tr>")
         if self.files:
-            parts.append("<tr><td>files written</td><td>" + esc(", ".join(sorted(self.files))) + "</td></tr>")
+            parts.append("<tr><td>" + esc(_("files written")) + "</td><td>" + esc(", ".join(sorted(self.files)))
+                         + "</td></tr>")
         parts.append("</table>")
         runners, rows = self._table()
         if rows and runners:
-            head = "".join(f"<th>{esc(r)} vs eager</th>" for r in runners)
+            # Translators: a column head of the export table; {runner} is jit.load or predictor
+            heads = [_("{runner} vs eager").format(runner=r) for r in runners]
+            head = "".join(f"<th>{esc(h)}</th>" for h in heads)
             body = "".join("<tr><td>" + str(b) + "</td>" + "".join(f"<td>{esc(c)}</td>" for c in cells) + "</tr>"
                            for b, cells in rows)
-            parts.append(f"<table><tr><th>batch</th>{head}</tr>{body}</table>")
+            parts.append("<table><tr><th>" + esc(_("batch")) + f"</th>{head}</tr>{body}</table>")
         if self.problems:
-            items = "".join(f"<li><b>{esc(p.problem)}</b><br>Fix: {esc(p.fix)}</li>" for p in self.problems)
+            fixes = [_("Fix: {fix}").format(fix=p.fix) for p in self.problems]
+            items = "".join(f"<li><b>{esc(p.problem)}</b><br>{esc(fix)}</li>" for p, fix in zip(self.problems, fixes))
             parts.append(f"<ol>{items}</ol>")
         if self.notes:
-            parts.append("<ul>" + "".join(f"<li>Note: {esc(n)}</li>" for n in self.notes) + "</ul>")
+            notes = [_("Note: {note}").format(note=n) for n in self.notes]
+            parts.append("<ul>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>")
         parts.append("</div>")
         return "".join(parts)
 
 
 # ---------------------------------------------------------------- small helpers
 
+def _width(text):
+    """How many columns ``text`` takes in a terminal or a <pre>: a Chinese character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _padded(text, width, right=False):
+    space = " " * max(0, width - _width(text))
+    return space + text if right else text + space
+
+
 def _run_text(run):
     if run is None:
         return "-"
     if run.status == "same":
-        return "✓ same"
+        return _("✓ same")
     if run.status == "differs":
-        return f"✗ differs ({run.detail})"
-    return "✗ error"
+        # Translators: {detail} says how, e.g. "max |diff| 0.3"
+        return _("✗ differs ({detail})").format(detail=run.detail)
+    return _("✗ error")
 
 
 def _dims_text(shape):
@@ -162,7 +194,7 @@ def _dtype_text(dtype):
 
 def _specs_text(specs):
     if not specs:
-        return "(none)"
+        return _("(none)")
     return ", ".join(f"{_dims_text(s.shape)} {_dtype_text(s.dtype)}" for s in specs)
 
 
@@ -214,8 +246,9 @@ def saved_input_shapes(prefix):
     """
     path = prefix + ".json"
     if not os.path.exists(path):
-        raise FileNotFoundError(f"{os.path.basename(path)} does not exist: save the model with paddle.jit.save "
-                                "first (a legacy export writes .pdmodel instead, which this does not read).")
+        raise FileNotFoundError(_("{file} does not exist: save the model with paddle.jit.save "
+                                  "first (a legacy export writes .pdmodel instead, which this does not read).").format(
+            file=os.path.basename(path)))
     with open(path, encoding="utf-8") as saved:
         program = json.load(saved)
     shapes = {}
@@ -239,10 +272,10 @@ def saved_input_shapes(prefix):
 def _conversion_of(layer):
     kind = type(getattr(layer, "forward", None)).__name__
     if kind == "SymbolicStaticFunction":
-        return "sot", "paddle.jit.to_static(layer) in the default mode (SOT), then paddle.jit.save"
+        return "sot", _("paddle.jit.to_static(layer) in the default mode (SOT), then paddle.jit.save")
     if kind == "ASTStaticFunction":
-        return "ast", "paddle.jit.to_static(layer, full_graph=True) (AST), then paddle.jit.save"
-    return "plain", "paddle.jit.save(layer, path, input_spec=...) (converts with full_graph=True, AST)"
+        return "ast", _("paddle.jit.to_static(layer, full_graph=True) (AST), then paddle.jit.save")
+    return "plain", _("paddle.jit.save(layer, path, input_spec=...) (converts with full_graph=True, AST)")
 
 
 def _float_param_dtype(layer):
@@ -266,15 +299,15 @@ def _as_arrays(outputs):
 def _compare(found, expected, rtol, atol):
     """('same' | 'differs', detail) for two lists of arrays."""
     if len(found) != len(expected):
-        return "differs", f"{len(found)} outputs, eager gives {len(expected)}"
+        return "differs", _("{found} outputs, eager gives {expected}").format(found=len(found), expected=len(expected))
     for f, e in zip(found, expected):
         if f.shape != e.shape:
-            return "differs", f"shape {list(f.shape)}, eager {list(e.shape)}"
+            return "differs", _("shape {found}, eager {expected}").format(found=list(f.shape), expected=list(e.shape))
     worst = max((float(np.max(np.abs(f.astype(np.float64) - e.astype(np.float64)))) if f.size else 0.0)
                 for f, e in zip(found, expected))
     if all(np.allclose(f, e, rtol=rtol, atol=atol) for f, e in zip(found, expected)):
         return "same", ""
-    return "differs", f"max |diff| {worst:.2g}"
+    return "differs", _("max |diff| {difference}").format(difference=f"{worst:.2g}")
 
 
 def default_inputs(input_spec, batch, seed=0):
@@ -290,8 +323,9 @@ def default_inputs(input_spec, batch, seed=0):
         if shape:
             shape[0] = batch
         if any(_is_dynamic(d) for d in shape[1:]):
-            raise ValueError(f"{_dims_text(spec.shape)} has an unknown dimension after the batch: "
-                             "pass make_inputs=lambda batch: [...] to say what inputs look like")
+            raise ValueError(_("{shape} has an unknown dimension after the batch: "
+                               "pass make_inputs=lambda batch: [...] to say what inputs look like").format(
+                shape=_dims_text(spec.shape)))
         dtype = _dtype_text(spec.dtype)
         if dtype.startswith("float"):
             arrays.append(rng.standard_normal(shape).astype(dtype))
@@ -414,28 +448,33 @@ def check_export(layer, input_spec, batch_sizes=(1, 3, 8), *, make_inputs=None, 
         conversion_kind, conversion = _conversion_of(layer)
         report = ExportReport(conversion=conversion, input_spec=[], batch_sizes=tuple(batch_sizes))
         wrong = not_specs[0]
-        what = ("the class InputSpec itself, not an InputSpec made from it" if wrong is InputSpec
-                else f"a {type(wrong).__name__} ({_short(wrong)}), not an InputSpec")
+        if wrong is InputSpec:
+            problem = _("The input spec holds the class InputSpec itself, not an InputSpec made from it.")
+        else:
+            problem = _("The input spec holds a {type} ({value}), not an InputSpec.").format(
+                type=type(wrong).__name__, value=_short(wrong))
         report.problems.append(Problem(
-            "not-a-spec", f"The input spec holds {what}.",
-            "Describe each input by calling InputSpec with a shape and a dtype: "
-            "input_spec=[InputSpec([None, 784], 'float32', 'x')], with None for the batch dimension."))
+            "not-a-spec", problem,
+            _("Describe each input by calling InputSpec with a shape and a dtype: "
+              "input_spec=[InputSpec([None, 784], 'float32', 'x')], with None for the batch dimension.")))
         return report
     conversion_kind, conversion = _conversion_of(layer)
     report = ExportReport(conversion=conversion, input_spec=list(input_spec or []),
                           batch_sizes=tuple(batch_sizes))
     if not isinstance(layer, paddle.nn.Layer):
         report.problems.append(Problem(
-            "not-a-layer", f"check_export needs a paddle.nn.Layer; it was given a {type(layer).__name__}.",
-            "Wrap the function in a Layer whose forward() calls it, then export the Layer."))
+            "not-a-layer", _("check_export needs a paddle.nn.Layer; it was given a {type}.").format(
+                type=type(layer).__name__),
+            _("Wrap the function in a Layer whose forward() calls it, then export the Layer.")))
         return report
     if not input_spec:
         report.problems.append(Problem(
             "no-input-spec",
-            "No input spec was given, so Paddle cannot know the shape and dtype of the inputs to export "
-            "(jit.save on an untraced layer fails with 'No valid transformed program').",
-            "Describe every input: input_spec=[InputSpec([None, 784], 'float32', 'x')], "
-            "with None for the batch dimension."))
+            # Translators: keep Paddle's own words 'No valid transformed program' in English: they are what it prints
+            _("No input spec was given, so Paddle cannot know the shape and dtype of the inputs to export "
+              "(jit.save on an untraced layer fails with 'No valid transformed program')."),
+            _("Describe every input: input_spec=[InputSpec([None, 784], 'float32', 'x')], "
+              "with None for the batch dimension.")))
         return report
 
     make_inputs_is_default = make_inputs is None
@@ -456,11 +495,11 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
 
     with _eval_mode_restored(layer) as was_training, tempfile.TemporaryDirectory(prefix="export-check-") as folder:
         if was_training:
-            report.notes.append(
+            report.notes.append(_(
                 "The layer was in train() mode. The check ran it in eval() mode and put it back in train() "
                 "mode afterwards. In Paddle 3.3.1 jit.save exports inference behaviour anyway (Dropout off, "
                 "BatchNorm on running statistics), but in Python a layer in train() mode gives different "
-                "numbers from the exported model. Call layer.eval() before export and before comparing.")
+                "numbers from the exported model. Call layer.eval() before export and before comparing."))
 
         # 1. dtype of the spec against the weights. Every input is named; the rest of the check then
         #    goes on with the weights' dtype, so the report lists the other problems too.
@@ -473,15 +512,22 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             said = sorted({_dtype_text(s.dtype) for s in mismatched})
             fixes = ", ".join(f"InputSpec({_dims_text([None] + list(s.shape[1:]) if s.shape else s.shape)}, "
                               f"'{weights}', ...)" for s in mismatched)
+            said_text = _(" and ").join(said)
             report.problems.append(Problem(
                 "dtype",
-                f"The input spec says {' and '.join(said)} for {len(mismatched)} of {len(input_spec)} input"
-                f"{'s' if len(input_spec) > 1 else ''} but the layer's weights are {weights} "
-                f"(InputSpec.from_numpy on NumPy's default float64 arrays gives this): the exported model then "
-                f"mixes {' and '.join(said)} inputs with {weights} weights and fails when it runs. The rest of "
-                f"this check ran with {weights} inputs.",
-                f"Declare {'each input' if len(mismatched) > 1 else 'the input'} as {weights}: {fixes}, and feed "
-                f"{weights} arrays (array.astype('{weights}')) to the exported model."))
+                ngettext("The input spec says {dtypes} for {wrong} of {total} input but the layer's weights are "
+                         "{weights} (InputSpec.from_numpy on NumPy's default float64 arrays gives this): the exported "
+                         "model then mixes {dtypes} inputs with {weights} weights and fails when it runs. The rest "
+                         "of this check ran with {weights} inputs.",
+                         "The input spec says {dtypes} for {wrong} of {total} inputs but the layer's weights are "
+                         "{weights} (InputSpec.from_numpy on NumPy's default float64 arrays gives this): the exported "
+                         "model then mixes {dtypes} inputs with {weights} weights and fails when it runs. The rest "
+                         "of this check ran with {weights} inputs.", len(input_spec)).format(
+                    dtypes=said_text, wrong=len(mismatched), total=len(input_spec), weights=weights),
+                (_("Declare each input as {weights}: {fixes}, and feed {weights} arrays (array.astype('{weights}')) "
+                   "to the exported model.") if len(mismatched) > 1 else
+                 _("Declare the input as {weights}: {fixes}, and feed {weights} arrays (array.astype('{weights}')) "
+                   "to the exported model.")).format(weights=weights, fixes=fixes)))
             input_spec = [InputSpec(s.shape, weights if any(s is m for m in mismatched) else s.dtype, s.name) for s in input_spec]
             if make_inputs_is_default:
                 make_inputs = lambda batch: default_inputs(input_spec, batch)  # noqa: E731
@@ -497,20 +543,22 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
         except Exception as error:  # nothing to compare with: say so, and stop here
             report.problems.append(Problem(  # a wrong dtype was put right above: this is another problem
                 "eager-failed",
-                f"The layer fails in plain Python on inputs that fit the spec: {error_summary(error)}",
-                "Make the eager model run on an input built from the spec first (check shapes and dtypes), "
-                "then export it."))
+                # Translators: {error} is Paddle's own error (English)
+                _("The layer fails in plain Python on inputs that fit the spec: {error}").format(
+                    error=error_summary(error)),
+                _("Make the eager model run on an input built from the spec first (check shapes and dtypes), "
+                  "then export it.")))
             return report
         eager_random = _compare(again, eager[batch_sizes[0]], 0, 0)[0] != "same"
         if eager_random:
             report.problems.append(Problem(
                 "random-in-eval",
-                "In eval() mode the eager layer gives different outputs for the same input, so its forward "
-                "still draws random numbers. The usual cause is paddle.nn.functional.dropout(x, p) without "
-                "training=...: it defaults to training=True, ignores eval(), and the exported model (which "
-                "turns dropout off) then disagrees with what you tested in Python.",
-                "Use the layer nn.Dropout(p) (it follows train()/eval()), or pass "
-                "training=self.training to F.dropout. Keep random draws out of forward() at inference."))
+                _("In eval() mode the eager layer gives different outputs for the same input, so its forward "
+                  "still draws random numbers. The usual cause is paddle.nn.functional.dropout(x, p) without "
+                  "training=...: it defaults to training=True, ignores eval(), and the exported model (which "
+                  "turns dropout off) then disagrees with what you tested in Python."),
+                _("Use the layer nn.Dropout(p) (it follows train()/eval()), or pass "
+                  "training=self.training to F.dropout. Keep random draws out of forward() at inference.")))
 
         # 3. save
         prefix = os.path.join(folder, "model")
@@ -526,8 +574,9 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
             loaded = _quietly(paddle.jit.load, prefix)
         except Exception as error:
             report.problems.append(Problem(
-                "load-failed", f"jit.load could not read the saved files: {error_summary(error)}",
-                "Save and load with the same Paddle version; check that both model.json and model.pdiparams exist."))
+                "load-failed", _("jit.load could not read the saved files: {error}").format(error=error_summary(error)),
+                _("Save and load with the same Paddle version; check that both model.json and model.pdiparams "
+                  "exist.")))
             return report
         try:
             report.saved_spec = list(loaded._input_spec())
@@ -544,7 +593,8 @@ def _check(layer, input_spec, batch_sizes, make_inputs, predictor, rtol, atol, r
                 engine = _quietly(_make_predictor, prefix)
                 runners.append(("predictor", lambda arrays: _predict(engine, arrays)))
             except Exception as error:
-                report.notes.append(f"The inference predictor could not load the files: {error_summary(error)}")
+                report.notes.append(_("The inference predictor could not load the files: {error}").format(
+                    error=error_summary(error)))
 
         # 5. run every batch size through every runner
         first_error = {}
@@ -575,23 +625,26 @@ def _save_problem(error):
         name = call.group(1) if call else "numpy"
         return Problem(
             "python-value",
-            f"Export failed: some code asks a tensor for its Python value (.{name}()) while the graph is being "
-            "built, when there are no values yet. Code the converter skips (a function marked "
-            "@paddle.jit.not_to_static, or a library outside your project) runs on symbolic values and fails "
-            "this way; the default SOT mode hides it when you call the model, because it falls back to Python.",
-            "Write that step with paddle operations (paddle.tanh(t) instead of np.tanh(t.numpy())) so it "
-            "becomes part of the graph. not_to_static does not make such code exportable: it only stops "
-            "conversion.")
+            _("Export failed: some code asks a tensor for its Python value (.{method}()) while the graph is being "
+              "built, when there are no values yet. Code the converter skips (a function marked "
+              "@paddle.jit.not_to_static, or a library outside your project) runs on symbolic values and fails "
+              "this way; the default SOT mode hides it when you call the model, because it falls back to "
+              "Python.").format(method=name),
+            _("Write that step with paddle operations (paddle.tanh(t) instead of np.tanh(t.numpy())) so it "
+              "becomes part of the graph. not_to_static does not make such code exportable: it only stops "
+              "conversion."))
     return Problem(
-        "export-failed", f"jit.save failed: {error_summary(error)}",
-        "Export the plain layer with paddle.jit.save(layer, path, input_spec=[...]) (or to_static with "
-        "full_graph=True) and read the first error line: it names the Python line the converter could not handle.")
+        "export-failed", _("jit.save failed: {error}").format(error=error_summary(error)),
+        _("Export the plain layer with paddle.jit.save(layer, path, input_spec=[...]) (or to_static with "
+          "full_graph=True) and read the first error line: it names the Python line the converter could not "
+          "handle."))
 
 
 def _ignored_spec_warning(save_warnings):
     """jit.save's one sign that it ignored the spec, quoted, if it gave it."""
     said = next((w for w in save_warnings if "does not exists" in w), None)
-    return f" jit.save said so in a warning: \"{' '.join(said.split())}\"" if said else ""
+    # Translators: put after another sentence, with its leading space; {warning} is Paddle's own words (English)
+    return _(" jit.save said so in a warning: \"{warning}\"").format(warning=" ".join(said.split())) if said else ""
 
 
 def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, exported_random, first_error):
@@ -600,16 +653,21 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
     explained = False
     if specialised:
         given, saved = specialised[0]
-        effect = ("and at the other batch sizes it gives wrong numbers or fails"
-                  if bad_batches else "(this model happens to run at other batch sizes, but the declared "
-                  "shape is what deployment tools trust)")
+        if bad_batches:
+            problem = _("The spec asks for {given}, but the saved model declares {saved}: the layer was converted in "
+                        "the default mode (SOT) and called before export, and jit.save kept the shapes of the last "
+                        "call and at the other batch sizes it gives wrong numbers or fails.")
+        else:
+            problem = _("The spec asks for {given}, but the saved model declares {saved}: the layer was converted in "
+                        "the default mode (SOT) and called before export, and jit.save kept the shapes of the last "
+                        "call (this model happens to run at other batch sizes, but the declared shape is what "
+                        "deployment tools trust).")
         report.problems.append(Problem(
             "sot-specialised",
-            f"The spec asks for {_dims_text(given.shape)}, but the saved model declares {_dims_text(saved.shape)}: "
-            "the layer was converted in the default mode (SOT) and called before export, and jit.save kept the "
-            f"shapes of the last call {effect}." + _ignored_spec_warning(report.save_warnings),
-            "Export with full-graph conversion: paddle.jit.to_static(layer, input_spec=[...], full_graph=True), or "
-            "save the plain (unconverted) layer with paddle.jit.save(layer, path, input_spec=[...])."))
+            problem.format(given=_dims_text(given.shape), saved=_dims_text(saved.shape))
+            + _ignored_spec_warning(report.save_warnings),
+            _("Export with full-graph conversion: paddle.jit.to_static(layer, input_spec=[...], full_graph=True), "
+              "or save the plain (unconverted) layer with paddle.jit.save(layer, path, input_spec=[...]).")))
         explained = True
     elif fixed_batch and bad_batches:
         spec = fixed_batch[0]
@@ -618,42 +676,49 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
         why = next((first_error[b] for b in failing if b in first_error), "")
         report.problems.append(Problem(
             "fixed-batch",
-            f"The spec fixes the batch size at {fixed} ({_dims_text(spec.shape)}), and the saved model fails or "
-            f"gives different numbers at batch {', '.join(map(str, failing))}. The batch size was baked into the "
-            f"graph as a constant wherever the model uses it (a reshape, a zeros(...) of that shape)."
-            + (f" Paddle says: {why}" if why else ""),
-            f"Write None for the batch dimension: InputSpec({_dims_text([None] + list(spec.shape[1:]))}, "
-            f"'{_dtype_text(spec.dtype)}', ...)."))
+            _("The spec fixes the batch size at {batch} ({shape}), and the saved model fails or gives different "
+              "numbers at batch {failing}. The batch size was baked into the graph as a constant wherever the "
+              "model uses it (a reshape, a zeros(...) of that shape).").format(
+                batch=fixed, shape=_dims_text(spec.shape), failing=", ".join(map(str, failing)))
+            # Translators: put after another sentence, with its leading space; {error} is Paddle's own (English)
+            + (_(" Paddle says: {error}").format(error=why) if why else ""),
+            _("Write None for the batch dimension: InputSpec({shape}, '{dtype}', ...).").format(
+                shape=_dims_text([None] + list(spec.shape[1:])), dtype=_dtype_text(spec.dtype))))
         explained = True
     elif fixed_batch:
         spec = fixed_batch[0]
-        report.notes.append(
-            f"The spec fixes the batch size at {int(spec.shape[0])}. This model still ran at every batch size tried, "
+        report.notes.append(_(
+            "The spec fixes the batch size at {batch}. This model still ran at every batch size tried, "
             "but the saved model declares that fixed size, and a model that uses its batch size (a reshape) would "
-            "fail. Prefer None for the batch dimension.")
+            "fail. Prefer None for the batch dimension.").format(batch=int(spec.shape[0])))
     if eager_random:
         explained = True
     if exported_random:
         report.problems.append(Problem(
             "random-export",
-            "The exported model gives different outputs for the same input: something random stays in the "
-            "inference graph.",
-            "Take random draws (noise, sampling) out of forward() for inference, or guard them with "
-            "`if self.training:`."))
+            _("The exported model gives different outputs for the same input: something random stays in the "
+              "inference graph."),
+            _("Take random draws (noise, sampling) out of forward() for inference, or guard them with "
+              "`if self.training:`.")))
         explained = True
     if bad_batches and not explained:
         errors = [r for r in bad if r.status == "error"]
-        what = (f"fails at batch {', '.join(str(r.batch) for r in errors[:3])} ({errors[0].detail})" if errors
-                else f"gives different numbers from eager at batch {', '.join(map(str, bad_batches))}")
+        if errors:
+            # Translators: {error} is Paddle's own error (English)
+            problem = _("The exported model fails at batch {batches} ({error}).").format(
+                batches=", ".join(str(r.batch) for r in errors[:3]), error=errors[0].detail)
+        else:
+            problem = _("The exported model gives different numbers from eager at batch {batches}.").format(
+                batches=", ".join(map(str, bad_batches)))
         report.problems.append(Problem(
-            "mismatch", f"The exported model {what}.",
-            "Look for Python code in forward() that reads a shape or a value and keeps it as a constant. "
-            "Test with inputs that take every branch (make_inputs=...), and export with full_graph=True."))
+            "mismatch", problem,
+            _("Look for Python code in forward() that reads a shape or a value and keeps it as a constant. "
+              "Test with inputs that take every branch (make_inputs=...), and export with full_graph=True.")))
     if conversion_kind == "sot" and not specialised:
-        report.notes.append(
+        report.notes.append(_(
             "The layer was converted with to_static in the default mode (SOT). It exported correctly here, "
             "but SOT keeps the shapes of the last call when it has been called before export; "
-            "full_graph=True is the safer way to export.")
+            "full_graph=True is the safer way to export."))
 
 
 # ---------------------------------------------------------------- checking a learner's InputSpec
@@ -677,33 +742,45 @@ def check_input_spec(name, found, features, dtype="float32", *, list_required=Tr
         in_list = f"[{wanted}]" if list_required else wanted
         items = list(found) if isinstance(found, (list, tuple)) else [found]
         if any(item is InputSpec for item in items):
-            raise CheckFailed(f"`{name}` holds the class InputSpec itself, not an InputSpec made from it: call it "
-                              f"with a shape and a dtype, {in_list}.")
+            raise CheckFailed(_("`{name}` holds the class InputSpec itself, not an InputSpec made from it: call it "
+                                "with a shape and a dtype, {answer}.").format(name=name, answer=in_list))
         if isinstance(found, (list, tuple)) and found and all(isinstance(d, (int, type(None))) for d in found):
-            raise CheckFailed(f"`{name}` is a shape ({_short(list(found))}), not an InputSpec: wrap the shape in an "
-                              f"InputSpec, {in_list}.")
+            raise CheckFailed(_("`{name}` is a shape ({shape}), not an InputSpec: wrap the shape in an "
+                                "InputSpec, {answer}.").format(name=name, shape=_short(list(found)), answer=in_list))
         if isinstance(found, InputSpec) and list_required:
-            raise CheckFailed(f"`{name}` is one InputSpec; input_spec takes a list of them: put it in square "
-                              f"brackets, {in_list}.")
+            raise CheckFailed(_("`{name}` is one InputSpec; input_spec takes a list of them: put it in square "
+                                "brackets, {answer}.").format(name=name, answer=in_list))
         if not isinstance(found, (list, tuple, InputSpec)):
-            raise CheckFailed(f"`{name}` is a {type(found).__name__}, not a list with one InputSpec: write {in_list}.")
+            raise CheckFailed(_("`{name}` is a {type}, not a list with one InputSpec: write {answer}.").format(
+                name=name, type=type(found).__name__, answer=in_list))
         if len(items) != 1 or not isinstance(items[0], InputSpec):
-            what = f"{len(items)} items" if len(items) != 1 else f"a {type(items[0]).__name__}"
-            raise CheckFailed(f"`{name}` holds {what}; the model has one input, so it needs exactly one InputSpec: "
-                              f"{in_list}.")
+            if len(items) != 1:
+                message = _("`{name}` holds {count} items; the model has one input, so it needs exactly one "
+                            "InputSpec: {answer}.")
+            else:
+                message = _("`{name}` holds a {type}; the model has one input, so it needs exactly one "
+                            "InputSpec: {answer}.")
+            raise CheckFailed(message.format(name=name, count=len(items), type=type(items[0]).__name__ if items else "",
+                                             answer=in_list))
         spec = items[0]
         shape = list(spec.shape)
         problems = []
+        # Translators: the three parts of "`{name}`: {problems}. Write {answer}.", joined by "; "
         if shape and not _is_dynamic(shape[0]):
-            problems.append(f"it fixes the batch size at {int(shape[0])} ({_dims_text(shape)}), which the export "
-                            "bakes in: write None for the batch dimension")
+            problems.append(_("it fixes the batch size at {batch} ({shape}), which the export "
+                              "bakes in: write None for the batch dimension").format(batch=int(shape[0]),
+                                                                                     shape=_dims_text(shape)))
         if [int(d) if not _is_dynamic(d) else None for d in shape[1:]] != list(features):
-            problems.append(f"it describes {_dims_text(shape)} but the model takes "
-                            f"{_dims_text([None] + list(features)).replace('None', 'batch', 1)}")
+            # Translators: {wanted} is a shape whose first dimension is the word "batch", e.g. [batch, 784]
+            problems.append(_("it describes {shape} but the model takes {wanted}").format(
+                shape=_dims_text(shape),
+                wanted=_dims_text([None] + list(features)).replace("None", _("batch"), 1)))
         if _dtype_text(spec.dtype) != dtype:
-            problems.append(f"its dtype is {_dtype_text(spec.dtype)} but the model's weights are {dtype}")
+            problems.append(_("its dtype is {dtype} but the model's weights are {weights}").format(
+                dtype=_dtype_text(spec.dtype), weights=dtype))
         if problems:
-            raise CheckFailed(f"`{name}`: {'; '.join(problems)}. Write {in_list}.")
+            raise CheckFailed(_("`{name}`: {problems}. Write {answer}.").format(
+                name=name, problems=_("; ").join(problems), answer=in_list))
         _passed(name, f"{_dims_text(shape)} {_dtype_text(spec.dtype)}")
 
     return check(name, found)

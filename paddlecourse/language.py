@@ -7,8 +7,16 @@ including the strings the lesson's code hands to the checks and plots (hints, la
 
 - ``_("... {name} ...")`` marks a library message; it is translated *before* ``.format``, so its
   placeholders stay named.
+- ``ngettext(singular, plural, n)`` picks the English form for ``n`` and translates it; each form is
+  an entry of its own in the catalogue (Chinese has one form: both get the same translation).
+- ``N_("...")`` only marks a text for the catalogue (a table of labels defined at import time);
+  the code translates it with ``_()`` where it shows it.
 - ``translate(text)`` is for text a lesson's code built: found as it is, or matched against the
   catalogue's f-string entries (``"it returned {n} items"`` matches ``"it returned 5 items"``).
+  It reads the lessons' catalogues only, and ``_()`` reads ``paddlecourse.po`` only, so a
+  learner's variable called ``mode`` never becomes the library's word 模式.
+- ``translate_label(label)`` is ``translate`` for a check's name: a name that is code (``w_grad``,
+  ``model(x)``, ``w.grad``) is the learner's own and stays as typed; a phrase is translated.
 
 The language is chosen once: ``paddlecourse.setup(lang="zh")`` (the Chinese lessons say so in
 their first cell), ``set_language("zh")``, or ``PADDLECOURSE_LANG=zh`` for the command line. The
@@ -24,6 +32,7 @@ LANGUAGES = {"en": "English", "zh": "中文"}
 DEFAULT = "en"
 ENVIRONMENT = "PADDLECOURSE_LANG"
 LOCALE = Path(__file__).resolve().parent / "locale"
+LIBRARY_DOMAIN = "paddlecourse"  # the library's own messages; every other catalogue is a lesson's
 PLACEHOLDER = re.compile(r"\{[^{}]+\}")
 
 _chosen = None
@@ -40,9 +49,10 @@ def language():
 def set_language(lang):
     """Speak ``lang`` ("en" or "zh") from now on, in this process."""
     global _chosen
-    code = _known(str(lang).strip().lower())
+    code = _known(str(lang).strip().lower().replace("_", "-").split("-")[0])
     if code is None:
-        raise ValueError(f"The course speaks {' and '.join(repr(k) for k in LANGUAGES)}; {lang!r} is not one of them.")
+        raise ValueError(gettext("The course speaks {languages}; {lang} is not one of them.").format(
+            languages=" and ".join(repr(k) for k in LANGUAGES), lang=repr(lang)))
     _chosen = code
     return code
 
@@ -55,10 +65,20 @@ def gettext(message):
     """A library message in the current language (before it is formatted)."""
     if language() == DEFAULT:
         return message
-    return _messages(language())[0].get(message, message)
+    return _library(language()).get(message, message)
 
 
 _ = gettext
+
+
+def ngettext(singular, plural, n):
+    """The form of a library message for the count ``n`` (English's rule), in the current language."""
+    return gettext(singular if n == 1 else plural)
+
+
+def N_(message):  # noqa: N802 - gettext's usual name
+    """Mark ``message`` for the catalogue without translating it now (it is translated where shown)."""
+    return message
 
 
 def translate(text):
@@ -76,6 +96,24 @@ def translate(text):
     return text
 
 
+def translate_label(label):
+    """A check's name or a call's label in the current language; code (a name as the learner typed it,
+    ``w.grad``, ``train(60)``) is never translated, whatever a catalogue holds."""
+    if language() == DEFAULT or not isinstance(label, str) or _is_code(label):
+        return label
+    return translate(label)
+
+
+def _is_code(text):
+    import ast
+
+    try:
+        ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def template_pattern(msgid):
     """(regex, placeholders) for a catalogue entry written from an f-string: each {…} matches any text."""
     names = PLACEHOLDER.findall(msgid)
@@ -84,19 +122,38 @@ def template_pattern(msgid):
     return re.compile(regex, re.S), names
 
 
+def _usable(path):
+    """The entries of one catalogue that may be shown: translated, not fuzzy, not obsolete."""
+    import polib
+
+    return [entry for entry in polib.pofile(str(path))
+            if not entry.obsolete and "fuzzy" not in entry.flags and entry.msgstr.strip()]
+
+
+@lru_cache(maxsize=None)
+def _library(lang):
+    """{msgid: msgstr} of the library's own catalogue of ``lang``."""
+    path = LOCALE / lang / "LC_MESSAGES" / f"{LIBRARY_DOMAIN}.po"
+    return {entry.msgid: entry.msgstr for entry in _usable(path)} if path.exists() else {}
+
+
 @lru_cache(maxsize=None)
 def _messages(lang):
-    """({msgid: msgstr}, [(pattern, placeholders, msgstr)]) from every catalogue of ``lang``."""
+    """({msgid: msgstr}, [(pattern, placeholders, msgstr)]) from every lesson catalogue of ``lang``."""
     import polib
 
     exact, templates = {}, []
     for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+        if path.stem == LIBRARY_DOMAIN:
+            continue
         for entry in polib.pofile(str(path)):
             if entry.obsolete or "fuzzy" in entry.flags or not entry.msgstr.strip():
                 continue
             exact.setdefault(entry.msgid, entry.msgstr)
             is_prose = (entry.msgctxt or "").startswith("markdown")  # a whole cell: its {…} may be LaTeX
-            if PLACEHOLDER.search(entry.msgid) and not is_prose:
+            if PLACEHOLDER.search(entry.msgid) and not is_prose and "python-brace-format" not in entry.flags:
+                if not any(ch.isalpha() for ch in PLACEHOLDER.sub("", entry.msgid)):
+                    continue  # "{n}" or "{a} / {b}": nothing to translate, and it would match any text
                 pattern, names = template_pattern(entry.msgid)
                 templates.append((pattern, names, entry.msgstr))
     # the longest literal text first: "a list of {n} values" before "{name}"
@@ -107,3 +164,4 @@ def _messages(lang):
 def reload():
     """Forget the catalogues read so far (after editing a .po file in a running kernel)."""
     _messages.cache_clear()
+    _library.cache_clear()

@@ -16,7 +16,10 @@ Sizes are reported in both decimal megabytes (1 MB = 10**6 B, what the seed
 articles quote) and binary mebibytes (1 MiB = 2**20 B, what `top` and most
 memory tools show).
 """
+import unicodedata
 from dataclasses import dataclass
+
+from .language import _
 
 BYTES_PER_VALUE = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int8": 1}
 
@@ -28,6 +31,11 @@ OPTIMIZER_MULTIPLIERS = {
     "adam": 4,  # + first and second moments per parameter
     "adamw": 4,  # Adam with decoupled weight decay: same state as Adam
 }
+
+
+def _width(text):
+    """Columns ``text`` takes in a <pre>: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _megabytes(nbytes):
@@ -69,7 +77,8 @@ def optimizer_multiplier(optimizer):
     key = key.lower()
     if key not in OPTIMIZER_MULTIPLIERS:
         known = ", ".join(sorted(OPTIMIZER_MULTIPLIERS))
-        raise ValueError(f"no multiplier for optimizer {optimizer!r}; known: {known}")
+        raise ValueError(_("no multiplier for optimizer {optimizer}; known: {known}").format(
+            optimizer=repr(optimizer), known=known))
     return OPTIMIZER_MULTIPLIERS[key]
 
 
@@ -106,13 +115,15 @@ class MemoryEstimate:
         return self.weight_bytes * self.multiplier
 
     def __str__(self):
-        lines = [
-            f"{self.parameters:,} parameters × {self.bytes_per_value} B ({self.dtype}) × {self.multiplier} "
-            f"({self.optimizer}) = {format_bytes(self.total_bytes)}",
-            f"  weights          {format_bytes(self.weight_bytes)}",
-            f"  gradients        {format_bytes(self.gradient_bytes)}",
-            f"  optimizer state  {format_bytes(self.optimizer_state_bytes)}",
-        ]
+        # Translators: {count} is the number of parameters, e.g. 109,386; the rest is a formula
+        lines = [_("{count} parameters × {bytes} B ({dtype}) × {multiplier} ({optimizer}) = {total}").format(
+            count=f"{self.parameters:,}", bytes=self.bytes_per_value, dtype=self.dtype, multiplier=self.multiplier,
+            optimizer=self.optimizer, total=format_bytes(self.total_bytes))]
+        # Translators: the rows of the memory estimate, padded to one column
+        rows = [(_("weights"), self.weight_bytes), (_("gradients"), self.gradient_bytes),
+                (_("optimizer state"), self.optimizer_state_bytes)]
+        width = max(15, *(_width(label) for label, _bytes in rows))
+        lines += [f"  {label}{' ' * (width + 2 - _width(label))}{format_bytes(nbytes)}" for label, nbytes in rows]
         return "\n".join(lines)
 
     def _repr_pretty_(self, printer, cycle):
@@ -126,7 +137,8 @@ def estimate_training_memory(model_or_count, dtype="float32", optimizer="adam"):
     1760000000
     """
     if dtype not in BYTES_PER_VALUE:
-        raise ValueError(f"unknown dtype {dtype!r}; known: {', '.join(BYTES_PER_VALUE)}")
+        raise ValueError(_("unknown dtype {dtype}; known: {known}").format(dtype=repr(dtype),
+                                                                            known=", ".join(BYTES_PER_VALUE)))
     if isinstance(model_or_count, (int, float)):
         count = int(round(model_or_count))
     else:
@@ -337,7 +349,8 @@ def import_paddle_peak_mib(python=None):
     done = subprocess.run([python or sys.executable, "-c", _PEAK_AFTER_IMPORT], capture_output=True, text=True,
                           env=env, timeout=120)
     if done.returncode != 0:
-        raise RuntimeError("`import paddle` failed in a fresh process: " + done.stderr.strip().splitlines()[-1])
+        raise RuntimeError(_("`import paddle` failed in a fresh process: {error}").format(
+            error=done.stderr.strip().splitlines()[-1]))
     return int(done.stdout.strip().splitlines()[-1]) / 2**20
 
 

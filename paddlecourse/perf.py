@@ -27,6 +27,8 @@ from statistics import median
 
 import numpy as np
 
+from .language import _, N_, translate
+
 INFERENCE_MODES = ("eager", "to_static", "jit.load", "predictor")
 PREDICTOR_VARIANTS = ("predictor", "predictor (no IR passes)", "predictor (no oneDNN)")
 TRAINING_MODES = ("eager", "to_static")
@@ -103,11 +105,11 @@ def time_interleaved(contenders, rounds=5, calls=20, warmup=5, clock=time.perf_c
     called ``calls`` times back to back and the mean time per call is kept.
     """
     if rounds < 1 or calls < 1 or warmup < 0:
-        raise ValueError("rounds and calls must be at least 1, warmup at least 0")
+        raise ValueError(_("rounds and calls must be at least 1, warmup at least 0"))
     if not contenders:
-        raise ValueError("nothing to time: give at least one contender")
+        raise ValueError(_("nothing to time: give at least one contender"))
     for run in contenders.values():
-        for _ in range(warmup):
+        for _call in range(warmup):
             run()
     timings = Timings(seconds={name: [] for name in contenders})
     for order in rotated_orders(contenders, rounds):
@@ -115,7 +117,7 @@ def time_interleaved(contenders, rounds=5, calls=20, warmup=5, clock=time.perf_c
         for name in order:
             run = contenders[name]
             start = clock()
-            for _ in range(calls):
+            for _call in range(calls):
                 run()
             timings.seconds[name].append((clock() - start) / calls)
     return timings
@@ -135,7 +137,7 @@ def deep_narrow_mlp(in_features=784, width=64, linear_layers=20, classes=10):
     import paddle.nn as nn
 
     layers = [nn.Linear(in_features, width), nn.ReLU()]
-    for _ in range(linear_layers - 2):
+    for _layer in range(linear_layers - 2):
         layers += [nn.Linear(width, width), nn.ReLU()]
     layers.append(nn.Linear(width, classes))
     return nn.Sequential(*layers)
@@ -145,7 +147,7 @@ def _in_features(layer):
     for parameter in layer.parameters():
         if len(parameter.shape) == 2:
             return int(parameter.shape[0])  # Paddle's Linear weight is [in, out]
-    raise ValueError("could not find the input width: give in_features=...")
+    raise ValueError(_("could not find the input width: give in_features=..."))
 
 
 def _static_copy(layer, in_features, train):
@@ -200,7 +202,8 @@ def inference_calls(layer, modes=INFERENCE_MODES, in_features=None, folder=None)
 
     unknown = set(modes) - set(INFERENCE_MODES) - set(PREDICTOR_VARIANTS)
     if unknown:
-        raise ValueError(f"unknown modes {sorted(unknown)}; choose from {INFERENCE_MODES + PREDICTOR_VARIANTS[1:]}")
+        raise ValueError(_("unknown modes {modes}; choose from {known}").format(
+            modes=sorted(unknown), known=INFERENCE_MODES + PREDICTOR_VARIANTS[1:]))
     in_features = in_features or _in_features(layer)
     layer.eval()
     calls = {}
@@ -246,7 +249,8 @@ def training_steps(layer, modes=TRAINING_MODES, in_features=None, learning_rate=
 
     unknown = set(modes) - set(TRAINING_MODES)
     if unknown:
-        raise ValueError(f"unknown training modes {sorted(unknown)}; choose from {TRAINING_MODES}")
+        raise ValueError(_("unknown training modes {modes}; choose from {known}").format(
+            modes=sorted(unknown), known=TRAINING_MODES))
     in_features = in_features or _in_features(layer)
     steps = {}
     for mode in modes:
@@ -324,23 +328,27 @@ class Comparison:
         Every column is as wide as its widest entry, so no value is cut and the columns line up
         whatever the machine measured (0.05 ms or 1234 ms).
         """
-        heads = ("model", "task", "batch", "mode", "ms per call [range]", "speed-up vs eager [range]")
+        # Translators: the benchmark table's column heads
+        heads = (_("model"), _("task"), _("batch"), _("mode"), _("ms per call [range]"),
+                 _("speed-up vs eager [range]"))
         right = (False, False, True, False, True, True)
         cells = []
         for r in self.rows:
-            cells.append((r.model, r.task, str(r.batch), r.mode,
+            cells.append((translate(r.model), _(r.task), str(r.batch), r.mode,
                           f"{r.median_ms:.3f} [{r.low_ms:.3f}-{r.high_ms:.3f}]",
                           f"{r.speedup:.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]"))
-        widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(heads)]
+        widths = [max([_width(h)] + [_width(c[i]) for c in cells]) for i, h in enumerate(heads)]
 
         def line(values):
-            return "  ".join(v.rjust(w) if r else v.ljust(w) for v, w, r in zip(values, widths, right)).rstrip()
+            padded = [(" " * (w - _width(v)) + v) if r else (v + " " * (w - _width(v)))
+                      for v, w, r in zip(values, widths, right)]
+            return "  ".join(padded).rstrip()
 
         header = line(heads)
-        lines = [header, "-" * len(header)] + [line(c) for c in cells]
+        lines = [header, "-" * _width(header)] + [line(c) for c in cells]
         s = self.settings
-        lines.append(f"({s.rounds} interleaved rounds x {s.calls} calls after {s.warmup} warm-up calls; "
-                     "median of round means)")
+        lines.append(_("({rounds} interleaved rounds x {calls} calls after {warmup} warm-up calls; "
+                       "median of round means)").format(rounds=s.rounds, calls=s.calls, warmup=s.warmup))
         return "\n".join(lines)
 
     def __str__(self):
@@ -348,6 +356,17 @@ class Comparison:
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(self.table())
+
+
+# Translators: a benchmark's task, in its table and plot
+TASKS = (N_("inference"), N_("training"))
+
+
+def _width(text):
+    """Columns ``text`` takes in a <pre>: a Chinese character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _rows_from(timings, model, task, batch, baseline, diffs):
@@ -380,7 +399,7 @@ def compare_inference(models, settings=QUICK, modes=INFERENCE_MODES):
             in_features = _in_features(layer)
             calls = inference_calls(layer, modes, in_features=in_features, folder=folder)
             for batch in settings.batch_sizes:
-                x, _ = _example_data(batch, in_features, 10, settings.seed)
+                x, _labels = _example_data(batch, in_features, 10, settings.seed)
                 reference = calls["eager"](x)
                 diffs = {m: float(np.abs(call(x) - reference).max()) for m, call in calls.items()}
                 contenders = {m: (lambda call=call: call(x)) for m, call in calls.items()}
@@ -444,9 +463,10 @@ def plot_speedups(comparison, task="inference", ax=None):
                      edgecolor="black", linewidth=0.6)
         axis.axhline(1.0, color="black", linestyle="--", linewidth=1)
         axis.set_xticks(np.arange(len(batches)), [str(b) for b in batches])
-        axis.set_xlabel("batch size")
-        axis.set_title(f"{model} ({task})")
-    axes[0].set_ylabel("speed-up over eager (x), higher is faster")
+        axis.set_xlabel(_("batch size"))
+        # Translators: a plot title: {model} is the model's name, {task} "inference" or "training"
+        axis.set_title(_("{model} ({task})").format(model=translate(model), task=_(task)))
+    axes[0].set_ylabel(_("speed-up over eager (x), higher is faster"))
     axes[0].legend(fontsize=10)  # >= 9 px even when scaled to a 1024 px window
     fig.tight_layout()
     return fig
@@ -457,7 +477,7 @@ def plot_speedups(comparison, task="inference", ax=None):
 def _readable_op_name(name):
     if name == "p":
         return "parameter"
-    dialect, _, op = name.partition(".")
+    dialect, _dot, op = name.partition(".")
     return {"0": "builtin.", "1": "pd_op."}.get(dialect, dialect + ".") + op if op else name
 
 

@@ -21,9 +21,13 @@ import os
 import re
 from pathlib import Path
 
+from .language import _, N_, ngettext
+
 HIDDEN = "### BEGIN HIDDEN TESTS"
 PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
 MARKS = {PASSED: "✓", FAILED: "✗", NOT_RUN: "·"}
+# Translators: an exercise's state in progress()'s table
+STATE_TEXT = {PASSED: N_("passed"), FAILED: N_("failed"), NOT_RUN: N_("not run")}
 
 # digest of a cell's text -> (True if it ran without error, the error's type name)
 _RUNS = {}
@@ -80,7 +84,8 @@ def lesson_number(lesson_id):
     """'l02', 'L2', '02', 2 -> '02'; anything else raises ProgressError."""
     match = _LESSON.match(str(lesson_id))
     if not match:
-        raise ProgressError(f"{str(lesson_id)!r} is not a lesson id: use the one in the lesson's title, like 'l02'.")
+        raise ProgressError(_("{lesson} is not a lesson id: use the one in the lesson's title, like 'l02'.").format(
+            lesson=repr(str(lesson_id))))
     return f"{int(match.group(1)):02d}"
 
 
@@ -134,11 +139,13 @@ def lesson_progress(lesson_id):
     if not cells:
         known = known_lessons()
         nearest = difflib.get_close_matches(number, known, n=2)
-        hint = (f" The lessons here are: {', '.join('l' + n for n in known)}." if known else
-                " No lesson notebooks were found: open this notebook from the course's lessons/ folder.")
+        # Translators: the sentences after "There is no lesson l09 here.", each with its leading space
+        hint = (_(" The lessons here are: {lessons}.").format(lessons=_(", ").join("l" + n for n in known)) if known
+                else _(" No lesson notebooks were found: open this notebook from the course's lessons/ folder."))
         if nearest and nearest[0] != number:
-            hint = f" Did you mean {' or '.join(repr('l' + n) for n in nearest)}?" + hint
-        raise ProgressError(f"There is no lesson l{number} here.{hint}")
+            hint = _(" Did you mean {lessons}?").format(
+                lessons=_(" or ").join(repr("l" + n) for n in nearest)) + hint
+        raise ProgressError(_("There is no lesson {lesson} here.{hint}").format(lesson=f"l{number}", hint=hint))
     rows = []
     for grade_id, points, digests in cells:
         runs = [_RUNS[d] for d in digests if d in _RUNS]
@@ -151,25 +158,31 @@ def lesson_progress(lesson_id):
     return rows
 
 
-KERNEL_NOT_RUN = "· not run: run the exercise's test cell (a kernel restart forgets earlier runs)."
-SAVED_NOT_RUN = "· not run: the test cell has no output in the saved notebook."
+KERNEL_NOT_RUN = N_("· not run: run the exercise's test cell (a kernel restart forgets earlier runs).")
+SAVED_NOT_RUN = N_("· not run: the test cell has no output in the saved notebook.")
+IN_THIS_KERNEL = N_("in this kernel")
 
 
-def format_table(title, rows, where="in this kernel", not_run=KERNEL_NOT_RUN):
+def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN):
     """The text table progress() prints: one line per exercise, then what to do next."""
     passed = [r for r in rows if r[2] == PASSED]
     total = sum(r[1] for r in rows)
     got = sum(r[1] for r in passed)
-    lines = [f"{title}: {len(passed)} of {len(rows)} exercises passed {where} ({got} of {total} points)."]
+    # Translators: {where} is "in this kernel" or "when it was last saved"
+    lines = [_("{title}: {passed} of {exercises} exercises passed {where} ({got} of {total} points).").format(
+        title=title, passed=len(passed), exercises=len(rows), where=_(where), got=got, total=total)]
     width = max(len(r[0]) for r in rows)
-    for grade_id, points, state, _ in rows:
-        unit = "point" if points == 1 else "points"
-        lines.append(f"  {MARKS[state]} {grade_id:<{width}}  {points:>2} {unit:<6}  {state}")
+    units = {points: ngettext("point", "points", points) for _id, points, _state, _type in rows}
+    unit_width = max(6, *(len(u) for u in units.values()))
+    for grade_id, points, state, _type in rows:
+        lines.append(f"  {MARKS[state]} {grade_id:<{width}}  {points:>2} {units[points]:<{unit_width}}  "
+                     f"{_(STATE_TEXT[state])}")
     todo = [r[0] for r in rows if r[2] != PASSED]
     if todo:
-        lines.append(f"Stuck on one? `%catchup {todo[0]}` puts its solution in a new cell below.")
+        lines.append(_("Stuck on one? `%catchup {exercise}` puts its solution in a new cell below.").format(
+            exercise=todo[0]))
         if any(r[2] == NOT_RUN for r in rows):
-            lines.append(not_run)
+            lines.append(_(not_run))
     return "\n".join(lines)
 
 
@@ -178,7 +191,7 @@ def progress(lesson_id):
     from .catchup import grading_in_progress
 
     if grading_in_progress():  # nobody reads it there, and reading the notebooks took 8 s on a busy grader
-        print("(progress is not shown while nbgrader grades this notebook)")
+        print(_("(progress is not shown while nbgrader grades this notebook)"))
         return None
     try:
         rows = lesson_progress(lesson_id)
@@ -186,10 +199,10 @@ def progress(lesson_id):
         print(error)
         return None
     if _ipython() is None:
-        where = "in this Python session (only IPython/Jupyter records cells)"
+        where = N_("in this Python session (only IPython/Jupyter records cells)")
     else:
-        where = "in this kernel"
-    print(format_table(f"Lesson l{lesson_number(lesson_id)}", rows, where))
+        where = IN_THIS_KERNEL
+    print(format_table(_("Lesson {lesson}").format(lesson=f"l{lesson_number(lesson_id)}"), rows, where))
     return None
 
 
@@ -201,11 +214,12 @@ def notebook_progress(path):
 
     path = Path(path)
     if not path.is_file():
-        raise ProgressError(f"{path} is not a file: give the path of a saved lesson notebook (.ipynb).")
+        raise ProgressError(_("{path} is not a file: give the path of a saved lesson notebook (.ipynb).").format(
+            path=path))
     try:
         notebook = nbformat.read(path, as_version=4)
     except Exception:
-        raise ProgressError(f"{path.name} could not be read as a Jupyter notebook.") from None
+        raise ProgressError(_("{file} could not be read as a Jupyter notebook.").format(file=path.name)) from None
     rows = []
     for cell in notebook.cells:
         grader = cell.get("metadata", {}).get("nbgrader", {})
@@ -220,7 +234,7 @@ def notebook_progress(path):
             state, ename = NOT_RUN, ""
         rows.append((grader["grade_id"], grader.get("points", 0), state, ename))
     if not rows:
-        raise ProgressError(f"{path.name} has no graded exercises (is it a lesson notebook?).")
+        raise ProgressError(_("{file} has no graded exercises (is it a lesson notebook?).").format(file=path.name))
     return rows
 
 
@@ -231,5 +245,5 @@ def print_notebook_progress(path):
     except ProgressError as error:
         print(error)
         return 1
-    print(format_table(os.path.basename(str(path)), rows, where="when it was last saved", not_run=SAVED_NOT_RUN))
+    print(format_table(os.path.basename(str(path)), rows, where=N_("when it was last saved"), not_run=SAVED_NOT_RUN))
     return 0

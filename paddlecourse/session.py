@@ -5,6 +5,8 @@ import random
 import re
 import warnings
 
+from .language import _, language, set_language
+
 # Warnings Paddle prints on every run that say nothing about the learner's code.
 HARMLESS_WARNINGS = (
     "No ccache found",  # paddle.utils.cpp_extension, at import time
@@ -12,12 +14,37 @@ HARMLESS_WARNINGS = (
 )
 
 
-def setup(seed=2024, quiet=True):
-    """Quiet Paddle's logs, seed every random generator, set plot defaults.
+# Fonts with Chinese glyphs, in the order they are preferred (the first one matplotlib knows wins).
+CJK_FONTS = ("WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
+             "Source Han Sans CN", "Noto Sans CJK JP", "Microsoft YaHei", "SimHei", "PingFang SC", "Heiti SC",
+             "Hiragino Sans GB", "Arial Unicode MS")
+# Where Debian's packages put them, for a matplotlib font cache made before they were installed;
+# conda-forge's font-ttf-noto-cjk puts its files in <environment>/fonts.
+CJK_FONT_FILES = ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+                  "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+
+
+def _cjk_font_files():
+    import glob
+    import sys
+
+    return list(CJK_FONT_FILES) + sorted(glob.glob(os.path.join(sys.prefix, "fonts", "*CJK*")))
+
+
+def setup(seed=2024, quiet=True, lang=None):
+    """Quiet Paddle's logs, seed every random generator, set plot defaults, choose the language.
 
     Call it in a lesson's first cell. Safe to call again: it only resets state.
     What it changes, and nothing else:
 
+    - with ``lang`` ("en" or "zh"), the language the library speaks from now on
+      (``paddlecourse.language.set_language``); without it, the language already
+      chosen stays ($PADDLECOURSE_LANG, or English);
+    - when the language is Chinese: a font with Chinese glyphs first in matplotlib's
+      ``font.sans-serif`` (WenQuanYi Micro Hei, Noto Sans CJK SC, Source Han Sans SC
+      ... whichever matplotlib finds) and ``axes.unicode_minus`` False (those fonts
+      have no Unicode minus sign); if none is found, one sentence says which package
+      to install. Back in English, both are put back as they were;
     - GLOG_minloglevel=2 (if unset) and, with ``quiet``, filters for the
       warnings in HARMLESS_WARNINGS; the INFO handler `import paddle` adds to
       the root logger is removed;
@@ -38,8 +65,12 @@ def setup(seed=2024, quiet=True):
         for ``progress("l02")``;
       * matplotlib figures (plt.show(), display(fig)) get an extra text/html form
         with alt text, scaled to the output's width on a light card (see
-        paddlecourse.widgets.figures).
+        paddlecourse.widgets.figures); in Chinese, a figure's titles, axis
+        labels, legend entries and texts are first translated in place from the
+        lesson's catalogue (an entry-less text, such as a variable's name, stays).
     """
+    if lang is not None:
+        set_language(lang)
     os.environ.setdefault("GLOG_minloglevel", "2")
     if quiet:
         for text in HARMLESS_WARNINGS:
@@ -55,6 +86,7 @@ def setup(seed=2024, quiet=True):
     np.random.seed(seed)
     paddle.seed(seed)
     _plot_defaults()
+    _plot_language()
     _friendly_errors()
     _catchup_magic()
     _figures_with_alt_text()
@@ -83,6 +115,63 @@ def _plot_defaults():
         {"figure.figsize": (6, 3.5), "figure.dpi": 100, "axes.grid": True, "axes.spines.top": False,
          "axes.spines.right": False}
     )
+
+
+def cjk_font():
+    """The name of a font with Chinese glyphs that matplotlib can use, or None.
+
+    Looks in matplotlib's font list first; a font installed after that list was cached
+    (fonts-wqy-microhei on a fresh Binder image) is added from its file.
+    """
+    try:
+        from matplotlib import font_manager
+    except ImportError:
+        return None
+    known = {font.name for font in font_manager.fontManager.ttflist}
+    for name in CJK_FONTS:
+        if name in known:
+            return name
+    for path in _cjk_font_files():
+        if os.path.exists(path):
+            try:
+                font_manager.fontManager.addfont(path)
+            except Exception:  # an unreadable file: try the next one
+                continue
+            known = {font.name for font in font_manager.fontManager.ttflist}
+            for name in CJK_FONTS:
+                if name in known:
+                    return name
+    return None
+
+
+_FONT_CHANGES = {}  # what _plot_language changed, to put back in English: {"font": name, "unicode_minus": old}
+
+
+def _plot_language():
+    """Chinese plot text: a CJK font first in font.sans-serif, unicode_minus off. English: undo that."""
+    try:
+        import matplotlib
+    except ImportError:
+        return
+    params = matplotlib.rcParams
+    if language() != "zh":
+        font = _FONT_CHANGES.pop("font", None)
+        if font is not None:
+            params["font.sans-serif"] = [f for f in params["font.sans-serif"] if f != font]
+        if "unicode_minus" in _FONT_CHANGES:
+            params["axes.unicode_minus"] = _FONT_CHANGES.pop("unicode_minus")
+        return
+    font = cjk_font()
+    if font is None:
+        print(_("Chinese text in plots needs a Chinese font, and matplotlib found none: install one "
+                "(Debian/Ubuntu: sudo apt-get install fonts-wqy-microhei; conda: see the README's Troubleshooting), "
+                "then restart the kernel."))
+        return
+    families = [f for f in params["font.sans-serif"] if f != font]
+    params["font.sans-serif"] = [font] + families
+    _FONT_CHANGES.setdefault("font", font)
+    _FONT_CHANGES.setdefault("unicode_minus", params["axes.unicode_minus"])
+    params["axes.unicode_minus"] = False
 
 
 def _figures_with_alt_text():
@@ -138,15 +227,19 @@ def undefined_name_sentence(error, tb=None):
         return None  # raised inside a library: its traceback is the useful part
     where = ""
     if innermost is not None and not innermost.co_name.startswith("<"):
-        where = f" (your function `{innermost.co_name}` uses it)"
+        # Translators: put in after "`x` is not defined yet", with its leading space; {function} is code
+        where = _(" (your function `{function}` uses it)").format(function=innermost.co_name)
     name = match.group("name")
-    if len(name) == 1 and name.isupper() or name in ("pd_op", "builtin"):  # `answer = B`, `answer = pd_op.tanh`
-        what = "the letter" if len(name) == 1 else "an op name"
-        return (f"`{name}` is not defined yet{where}: if you meant {what} as an answer, write it in quotes, "
-                f"\"{name}{'' if len(name) == 1 else '...'}\"; otherwise run the cell that defines it — usually the "
-                "answer cell above, or the lesson's earlier cells after a kernel restart.")
-    return (f"`{name}` is not defined yet{where}: run the cell that defines it — usually the "
-            "answer cell above, or the lesson's earlier cells after a kernel restart.")
+    if len(name) == 1 and name.isupper():  # `answer = B`
+        return _("`{name}` is not defined yet{where}: if you meant the letter as an answer, write it in quotes, "
+                 "\"{name}\"; otherwise run the cell that defines it — usually the answer cell above, or the "
+                 "lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+    if name in ("pd_op", "builtin"):  # `answer = pd_op.tanh`
+        return _("`{name}` is not defined yet{where}: if you meant an op name as an answer, write it in quotes, "
+                 "\"{name}...\"; otherwise run the cell that defines it — usually the answer cell above, or the "
+                 "lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+    return _("`{name}` is not defined yet{where}: run the cell that defines it — usually the "
+             "answer cell above, or the lesson's earlier cells after a kernel restart.").format(name=name, where=where)
 
 
 def _friendly_errors():

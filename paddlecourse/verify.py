@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from .errors import error_message
+from .language import _, N_
 from .modes import static_mode
 
 
@@ -37,8 +38,8 @@ def check_version():
     seen = f"paddle {paddle.__version__}"
     if pinned is None or paddle.__version__ == pinned:
         return True, seen, ""
-    return False, f"{seen}, but the course is pinned to {pinned}", (
-        f"Install the pinned version in this environment: pip install paddlepaddle=={pinned}"
+    return False, _("{seen}, but the course is pinned to {pinned}").format(seen=seen, pinned=pinned), (
+        _("Install the pinned version in this environment: pip install paddlepaddle=={pinned}").format(pinned=pinned)
     )
 
 
@@ -47,11 +48,11 @@ def check_device():
 
     device = paddle.device.get_device()
     if paddle.is_compiled_with_cuda() and device == "cpu":
-        return False, "a GPU build of Paddle that sees no GPU", (
-            "Check `nvidia-smi`, and that the CUDA version matches the paddlepaddle-gpu wheel you installed. "
-            "The course itself runs fine on the CPU package `paddlepaddle`."
+        return False, _("a GPU build of Paddle that sees no GPU"), (
+            _("Check `nvidia-smi`, and that the CUDA version matches the paddlepaddle-gpu wheel you installed. "
+              "The course itself runs fine on the CPU package `paddlepaddle`.")
         )
-    build = "GPU build" if paddle.is_compiled_with_cuda() else "CPU build (package paddlepaddle)"
+    build = _("GPU build") if paddle.is_compiled_with_cuda() else _("CPU build (package paddlepaddle)")
     return True, f"{device} - {build}", ""
 
 
@@ -65,8 +66,8 @@ def check_run_check():
     works = [line for line in lines if line.startswith("PaddlePaddle works well")]
     if works and any("installed successfully" in line for line in lines):
         return True, works[0], ""
-    return False, " / ".join(lines[-2:]) or "run_check printed nothing", (
-        "Reinstall into a clean virtual environment: python -m venv env && env/bin/pip install paddlepaddle"
+    return False, " / ".join(lines[-2:]) or _("run_check printed nothing"), (
+        _("Reinstall into a clean virtual environment: python -m venv env && env/bin/pip install paddlepaddle")
     )
 
 
@@ -84,12 +85,14 @@ def check_dynamic_backward():
     b = paddle.randn([3, 5])
     paddle.matmul(a, b).sum().backward()
     if a.grad is None:
-        return False, "backward() ran but a.grad is None", "Make sure `a.stop_gradient = False` before the forward pass."
+        return False, _("backward() ran but a.grad is None"), _("Make sure `a.stop_gradient = False` before the "
+                                                                 "forward pass.")
     # d sum(a @ b) / d a[i, k] = sum_j b[k, j], the same for every row i
     by_hand = np.tile(b.numpy().sum(axis=1), (4, 1))
     if not np.allclose(a.grad.numpy(), by_hand, atol=1e-5):
-        return False, "a.grad exists but differs from the chain rule", "Reinstall Paddle; its autograd gives wrong numbers."
-    return True, "a.grad has shape [4, 3] and matches the chain rule", ""
+        return False, _("a.grad exists but differs from the chain rule"), _("Reinstall Paddle; its autograd gives "
+                                                                             "wrong numbers.")
+    return True, _("a.grad has shape [4, 3] and matches the chain rule"), ""
 
 
 def check_static_executor():
@@ -105,16 +108,18 @@ def check_static_executor():
         exe.run(startup)
         (out,) = exe.run(main, feed={"x": np.ones((2, 4), dtype="float32")}, fetch_list=[y])
     if float(out) != 3.0:
-        return False, f"mean(2x + 1) at x = 1 gave {float(out)}", "Reinstall Paddle; its static executor gives wrong numbers."
-    return True, "an Executor ran a Program: mean(2x + 1) at x = 1 is 3.0", ""
+        return False, _("mean(2x + 1) at x = 1 gave {value}").format(value=float(out)), _(
+            "Reinstall Paddle; its static executor gives wrong numbers.")
+    return True, _("an Executor ran a Program: mean(2x + 1) at x = 1 is 3.0"), ""
 
 
+# Translators: the five checks' titles in verify()'s report
 CHECKS = [
-    ("1. import and version", check_version),
-    ("2. device", check_device),
+    (N_("1. import and version"), check_version),
+    (N_("2. device"), check_device),
     ("3. paddle.utils.run_check()", check_run_check),
-    ("4. dynamic forward + backward", check_dynamic_backward),
-    ("5. static program on an Executor", check_static_executor),
+    (N_("4. dynamic forward + backward"), check_dynamic_backward),
+    (N_("5. static program on an Executor"), check_static_executor),
 ]
 
 
@@ -131,10 +136,11 @@ class Report:
     def __str__(self):
         lines = []
         for r in self.results:
-            lines.append(f"{'✓' if r.ok else '✗'} {r.name}: {r.seen}")
+            # Translators: one line of verify()'s report: a check's title, then what it saw
+            lines.append(f"{'✓' if r.ok else '✗'} " + _("{check}: {seen}").format(check=r.name, seen=r.seen))
             if not r.ok:
-                lines.append(f"    what to do: {r.fix}")
-        lines.append("All five checks passed." if self.ok else "Some checks failed: see 'what to do' above.")
+                lines.append(_("    what to do: {fix}").format(fix=r.fix))
+        lines.append(_("All five checks passed.") if self.ok else _("Some checks failed: see 'what to do' above."))
         return "\n".join(lines)
 
     __repr__ = __str__
@@ -145,10 +151,12 @@ class Report:
             f"<td>{html.escape(r.fix)}</td></tr>"
             for r in self.results
         )
-        verdict = "All five checks passed." if self.ok else "Some checks failed: see the last column."
+        verdict = _("All five checks passed.") if self.ok else _("Some checks failed: see the last column.")
+        # Translators: the verify table's column heads
+        heads = "".join(f"<th>{html.escape(h)}</th>" for h in (_("check"), _("seen"), _("what to do")))
         return (
-            "<table class='paddlecourse-verify'><tr><th></th><th>check</th><th>seen</th><th>what to do</th></tr>"
-            f"{rows}</table><p>{verdict}</p>"
+            f"<table class='paddlecourse-verify'><tr><th></th>{heads}</tr>"
+            f"{rows}</table><p>{html.escape(verdict)}</p>"
         )
 
 
@@ -160,9 +168,10 @@ def run_checks(checks):
             ok, seen, fix = check()
         except Exception as error:  # the report must finish even when Paddle is broken
             # whole sentences, without Paddle's C++ locations: never a message cut mid-word
-            ok, seen = False, f"raised {error_message(error)}"
-            fix = "Read the error above; a clean virtual environment and a reinstall fix most install problems."
-        results.append(CheckResult(name, ok, seen, fix))
+            # Translators: {error} is Paddle's or Python's own error, "TypeName: message" (English)
+            ok, seen = False, _("raised {error}").format(error=error_message(error))
+            fix = _("Read the error above; a clean virtual environment and a reinstall fix most install problems.")
+        results.append(CheckResult(_(name), ok, seen, fix))
     return Report(results)
 
 

@@ -13,6 +13,7 @@ with ``stop_gradient=False``) ends in a ``GradNodeAccumulation``: the node that
 Leaves are recognised by comparing their own ``grad_fn.node_ptr()`` with the
 nodes met on the walk, so the names you pass appear on the picture.
 """
+from ..language import _
 from .graphs import GraphPicture
 
 # Backward node name -> the forward operation a learner wrote.
@@ -37,12 +38,12 @@ def _value_text(tensor, limit=4):
         return ""
     if values.size <= limit:
         return "= " + ", ".join(f"{v:.4g}" for v in values)
-    return f"shape {list(tensor.shape)}"
+    return _("shape {shape}").format(shape=list(tensor.shape))
 
 
 def _grad_text(tensor):
     grad = getattr(tensor, "grad", None)
-    return "grad None" if grad is None else "grad " + _value_text(grad).removeprefix("= ")
+    return "grad None" if grad is None else "grad " + _value_text(grad).removeprefix("= ")  # code: tensor.grad
 
 
 def backward_nodes(result):
@@ -76,10 +77,12 @@ def autograd_graph(result, name="z", show_grads=True, **leaves):
     forward direction (the way the values flowed); ``backward()`` walks them in
     reverse. An input with ``stop_gradient=True`` appears as a grey constant.
     """
-    picture = GraphPicture(title=f"autograd graph of {name}: arrows show the forward pass; backward() walks them in reverse")
+    picture = GraphPicture(title=_("autograd graph of {name}: arrows show the forward pass; backward() walks them in "
+                                   "reverse").format(name=name))
     root = getattr(result, "grad_fn", None)
     if root is None or getattr(result, "stop_gradient", True):
-        picture.add_node("result", f"{name} {_value_text(result)}\n(stop_gradient=True: no graph recorded)", "value")
+        picture.add_node("result", f"{name} {_value_text(result)}\n" + _("(stop_gradient=True: no graph recorded)"),
+                         "value")
         return picture
 
     leaf_by_ptr = {}
@@ -99,7 +102,7 @@ def autograd_graph(result, name="z", show_grads=True, **leaves):
         ids[key] = node_id
         kind_name = _node_name(node)
         if kind_name == ACCUMULATION:
-            leaf_name, tensor = leaf_by_ptr.get(key, ("leaf", None))
+            leaf_name, tensor = leaf_by_ptr.get(key, (_("leaf"), None))
             label = leaf_name
             if tensor is not None:
                 label += f" {_value_text(tensor)}"
@@ -113,7 +116,8 @@ def autograd_graph(result, name="z", show_grads=True, **leaves):
             if child is None:
                 counter["constant"] += 1
                 const_id = f"c{counter['constant']}"
-                picture.add_node(const_id, "constant\n(stop_gradient=True)", "leaf")
+                # Translators: a node of the autograd picture; "\n" starts its second line
+                picture.add_node(const_id, _("constant\n(stop_gradient=True)"), "leaf")
                 picture.add_edge(const_id, node_id)
             else:
                 picture.add_edge(visit(child), node_id)

@@ -16,26 +16,36 @@ without Python an export is required.
 ``DecisionWidget`` is the ipywidgets view: one row of toggle buttons per
 question and the recommendation below, updated on every click. Without a widget
 frontend (nbconvert, GitHub, nbval) it shows the same recommendation as text/HTML.
+
+The answers and the ``deploy`` choice are English keys (a lesson's code compares them);
+everything a learner reads - questions, buttons, the recommendation and its reasons - is
+in the language in force.
 """
 import html
 from dataclasses import dataclass
 
-BOTTLENECKS = ("not measured", "data loading", "many small ops", "big ops", "fast enough")
+from ..language import _, N_
+
+# Translators: the answers to "3. Where is the bottleneck?" (buttons of lesson 08's decision helper)
+BOTTLENECKS = (N_("not measured"), N_("data loading"), N_("many small ops"), N_("big ops"), N_("fast enough"))
 
 # What each deployment recommendation means, in the words the lesson uses.
 DEPLOY_CHOICES = {
-    "eager": "keep the eager model in Python; nothing to convert",
-    "predictor": "export (to_static + jit.save) and serve with the paddle.inference predictor",
-    "export required": ("export (to_static + jit.save) and run the files without Python: Paddle Inference's C++ API "
-                        "reads the .json + .pdiparams; Paddle Lite needs the older .pdmodel, exported with "
-                        "FLAGS_enable_pir_api=0"),
-    "measure first": "measure before changing anything (lesson 07's harness)",
+    "eager": N_("keep the eager model in Python; nothing to convert"),
+    "predictor": N_("export (to_static + jit.save) and serve with the paddle.inference predictor"),
+    "export required": N_("export (to_static + jit.save) and run the files without Python: Paddle Inference's C++ "
+                          "API reads the .json + .pdiparams; Paddle Lite needs the older .pdmodel, exported with "
+                          "FLAGS_enable_pir_api=0"),
+    "measure first": N_("measure before changing anything (lesson 07's harness)"),
 }
+# Translators: the names of the four deployment choices, shown in bold before what each means
+DEPLOY_NAMES = {"eager": N_("eager"), "predictor": N_("predictor"), "export required": N_("export required"),
+                "measure first": N_("measure first")}
 
 QUESTIONS = {
-    "model_changing": "1. Is the model still changing?",
-    "python_at_deploy": "2. Is there Python where it is deployed?",
-    "bottleneck": "3. Where is the bottleneck?",
+    "model_changing": N_("1. Is the model still changing?"),
+    "python_at_deploy": N_("2. Is there Python where it is deployed?"),
+    "bottleneck": N_("3. Where is the bottleneck?"),
 }
 
 
@@ -49,10 +59,11 @@ class Recommendation:
     reasons: tuple
 
     def text(self):
-        lines = [f"develop and train in: {self.develop}",
-                 f"deploy: {self.deploy} - {DEPLOY_CHOICES[self.deploy]}",
-                 f"first step: {self.first_step}",
-                 "because:"]
+        lines = [_("develop and train in: {mode}").format(mode=self.develop),
+                 _("deploy: {choice} - {meaning}").format(choice=_(DEPLOY_NAMES[self.deploy]),
+                                                          meaning=_(DEPLOY_CHOICES[self.deploy])),
+                 _("first step: {step}").format(step=self.first_step),
+                 _("because:")]
         lines += [f"  - {reason}" for reason in self.reasons]
         return "\n".join(lines)
 
@@ -70,12 +81,14 @@ class Decision:
         """Set one or more answers, e.g. ``answer(python_at_deploy=False)``; returns the recommendation."""
         for name, value in answers.items():
             if name not in QUESTIONS:
-                raise ValueError(f"unknown question {name!r}; the questions are {', '.join(QUESTIONS)}")
+                raise ValueError(_("unknown question {name}; the questions are {questions}").format(
+                    name=repr(name), questions=", ".join(QUESTIONS)))
             if name == "bottleneck":
                 if value not in BOTTLENECKS:
-                    raise ValueError(f"bottleneck must be one of {BOTTLENECKS}, not {value!r}")
+                    raise ValueError(_("bottleneck must be one of {choices}, not {value}").format(
+                        choices=BOTTLENECKS, value=repr(value)))
             elif not isinstance(value, bool):
-                raise ValueError(f"{name} must be True or False, not {value!r}")
+                raise ValueError(_("{name} must be True or False, not {value}").format(name=name, value=repr(value)))
             setattr(self, name, value)
         return self.recommendation()
 
@@ -83,64 +96,70 @@ class Decision:
         reasons = []
         # Question 1: development.
         if self.model_changing:
-            develop = "dynamic (eager)"
-            reasons.append("The model is still changing: eager mode runs each line as you write it, so you can "
-                           "print, plot and step through values (lessons 01-03). A static program would have to be "
-                           "rebuilt and re-checked after every change (lesson 04).")
+            develop = _("dynamic (eager)")
+            reasons.append(_("The model is still changing: eager mode runs each line as you write it, so you can "
+                             "print, plot and step through values (lessons 01-03). A static program would have to be "
+                             "rebuilt and re-checked after every change (lesson 04)."))
         else:
-            develop = "dynamic (eager); keep to_static for training only if a benchmark shows a gain"
-            reasons.append("The model has settled, but training speed alone is no reason to convert: on a CPU, "
-                           "to_static training ran at 0.79-0.94x of eager in lesson 07. Measure your own model first.")
+            develop = _("dynamic (eager); keep to_static for training only if a benchmark shows a gain")
+            reasons.append(_("The model has settled, but training speed alone is no reason to convert: on a CPU, "
+                             "to_static training ran at 0.79-0.94x of eager in lesson 07. Measure your own model "
+                             "first."))
         # Question 2: a hard constraint.
         if not self.python_at_deploy:
             deploy = "export required"
-            reasons.append("There is no Python where the model runs, so the eager model cannot run there at all: "
-                           "export it with to_static(input_spec=[InputSpec([None, ...])], full_graph=True) and "
-                           "jit.save, and check the exported files (lesson 06).")
+            reasons.append(_("There is no Python where the model runs, so the eager model cannot run there at all: "
+                             "export it with to_static(input_spec=[InputSpec([None, ...])], full_graph=True) and "
+                             "jit.save, and check the exported files (lesson 06)."))
             if self.model_changing:
-                first_step = ("keep developing eagerly, but run the five-minute export smoke test (lesson 06) now, "
-                              "so a model that cannot be exported is found early")
+                first_step = _("keep developing eagerly, but run the five-minute export smoke test (lesson 06) now, "
+                               "so a model that cannot be exported is found early")
             else:
-                first_step = "export with a None batch dimension and compare the exported output with eager at several batch sizes"
+                first_step = _("export with a None batch dimension and compare the exported output with eager at "
+                               "several batch sizes")
         # Question 3: only matters when Python is there.
         elif self.bottleneck == "not measured":
             deploy = "measure first"
-            first_step = "time eager, jit.load and the predictor at your batch sizes with lesson 07's harness"
+            first_step = _("time eager, jit.load and the predictor at your batch sizes with lesson 07's harness")
         elif self.bottleneck == "data loading":
             deploy = "eager"
-            first_step = "speed up the input pipeline (DataLoader workers, preprocessing done once); no mode change helps"
+            first_step = _("speed up the input pipeline (DataLoader workers, preprocessing done once); no mode change "
+                           "helps")
         elif self.bottleneck in ("many small ops", "big ops"):
             deploy = "predictor"
-            first_step = "export, run the predictor, and compare its speed and output with eager at your batch sizes"
+            first_step = _("export, run the predictor, and compare its speed and output with eager at your batch "
+                           "sizes")
         else:  # fast enough
             deploy = "eager"
-            first_step = "nothing: ship the eager model and keep the code simple"
+            first_step = _("nothing: ship the eager model and keep the code simple")
         if self.python_at_deploy:
-            reasons.append("Python is available where the model runs, so exporting is a choice, not a must.")
+            reasons.append(_("Python is available where the model runs, so exporting is a choice, not a must."))
         reasons.append(self._bottleneck_reason())
         return Recommendation(develop, deploy, first_step, tuple(reasons))
 
     def _bottleneck_reason(self):
-        return {
-            "not measured": "The bottleneck is not known: converting on faith can make things slower (lesson 07 "
-                            "measured to_static at 0.39-0.93x of eager for inference). Measure first.",
-            "data loading": "The time goes into loading and preparing data, which runs the same Python code in "
-                            "every mode: a static graph cannot speed it up.",
-            "many small ops": "Many small ops pay launch overhead per op. to_static and jit.load did not win that "
-                              "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
-                              "path that was faster, from batch 64 up.",
-            "big ops": "Time goes into big matrix ops: faster kernels matter. In lesson 07, on the course machine, the "
-                       "predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256; to_static alone gave nothing.",
-            "fast enough": "It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
-                           "for no gain.",
-        }[self.bottleneck]
+        return _({
+            "not measured": N_("The bottleneck is not known: converting on faith can make things slower (lesson 07 "
+                               "measured to_static at 0.39-0.93x of eager for inference). Measure first."),
+            "data loading": N_("The time goes into loading and preparing data, which runs the same Python code in "
+                               "every mode: a static graph cannot speed it up."),
+            "many small ops": N_("Many small ops pay launch overhead per op. to_static and jit.load did not win that "
+                                 "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
+                                 "path that was faster, from batch 64 up."),
+            "big ops": N_("Time goes into big matrix ops: faster kernels matter. In lesson 07, on the course machine, "
+                          "the predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256; to_static alone gave "
+                          "nothing."),
+            "fast enough": N_("It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
+                              "for no gain."),
+        }[self.bottleneck])
 
     def text(self):
         """The answers and the recommendation, as plain text (the widget's text/plain form)."""
+        yes, no = _("yes"), _("no")
         answers = [
-            f"{QUESTIONS['model_changing']} {'yes' if self.model_changing else 'no'}",
-            f"{QUESTIONS['python_at_deploy']} {'yes' if self.python_at_deploy else 'no'}",
-            f"{QUESTIONS['bottleneck']} {self.bottleneck}",
+            f"{_(QUESTIONS['model_changing'])} {yes if self.model_changing else no}",
+            f"{_(QUESTIONS['python_at_deploy'])} {yes if self.python_at_deploy else no}",
+            f"{_(QUESTIONS['bottleneck'])} {_(self.bottleneck)}",
         ]
         return "\n".join(answers) + "\n" + self.recommendation().text()
 
@@ -148,13 +167,17 @@ class Decision:
         """The recommendation as HTML; its parts carry classes the browser test reads."""
         rec = self.recommendation()
         reasons = "".join(f"<li>{html.escape(r)}</li>" for r in rec.reasons)
+        develop = f'<b class="pc-develop">{html.escape(rec.develop)}</b>'
+        deploy = f'<b class="pc-deploy">{html.escape(_(DEPLOY_NAMES[rec.deploy]))}</b>'
+        step = f'<span class="pc-first-step">{html.escape(rec.first_step)}</span>'
+        # Translators: HTML; keep {mode}, {choice}, {meaning} and {step} (each an answer inside its own tag)
         return (
             '<div class="pc-decision">'
-            f'<div>Develop and train in: <b class="pc-develop">{html.escape(rec.develop)}</b></div>'
-            f'<div>Deploy: <b class="pc-deploy">{html.escape(rec.deploy)}</b> &mdash; '
-            f"{html.escape(DEPLOY_CHOICES[rec.deploy])}</div>"
-            f'<div>First step: <span class="pc-first-step">{html.escape(rec.first_step)}</span></div>'
-            f'<div>Because:</div><ul class="pc-reasons">{reasons}</ul></div>'
+            "<div>" + _("Develop and train in: {mode}").format(mode=develop) + "</div>"
+            "<div>" + _("Deploy: {choice} &mdash; {meaning}").format(
+                choice=deploy, meaning=html.escape(_(DEPLOY_CHOICES[rec.deploy]))) + "</div>"
+            "<div>" + _("First step: {step}").format(step=step) + "</div>"
+            "<div>" + html.escape(_("Because:")) + f'</div><ul class="pc-reasons">{reasons}</ul></div>'
         )
 
     def _repr_html_(self):
@@ -167,9 +190,10 @@ class Decision:
 class DecisionWidget:
     """Toggle buttons for the three questions over a ``Decision``; the recommendation updates on each click."""
 
+    # Button labels (English keys: choose("no Python")) -> answers; the buttons show them translated.
     LABELS = {
-        "model_changing": {"still changing": True, "settled": False},
-        "python_at_deploy": {"Python there": True, "no Python": False},
+        "model_changing": {N_("still changing"): True, N_("settled"): False},
+        "python_at_deploy": {N_("Python there"): True, N_("no Python"): False},
         "bottleneck": {b: b for b in BOTTLENECKS},
     }
 
@@ -185,13 +209,13 @@ class DecisionWidget:
             # The chosen answer says so in text (a ✓ before it), not by a darker shade alone;
             # each button's tooltip repeats its question. Buttons wrap on a narrow page.
             toggle = widgets.ToggleButtons(options=self._options(name, current), value=current,
-                                           tooltips=[f"{QUESTIONS[name]} {label}" for label in labels],
+                                           tooltips=[f"{_(QUESTIONS[name])} {_(label)}" for label in labels],
                                            style={"button_width": "auto"},
                                            layout=widgets.Layout(display="flex", flex_flow="row wrap",
                                                                  max_width="100%"))
             toggle.observe(self._handler(name), names="value")
             self.toggles[name] = toggle
-            rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(QUESTIONS[name])}</b>"), toggle],
+            rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(_(QUESTIONS[name]))}</b>"), toggle],
                                      layout=widgets.Layout(max_width="100%")))
         self.output = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.view = widgets.VBox(rows + [self.output], layout=widgets.Layout(max_width="100%"))
@@ -199,7 +223,7 @@ class DecisionWidget:
 
     def _options(self, name, chosen):
         """(button text, answer) pairs: the chosen answer's text starts with ✓."""
-        return [(("✓ " if label == chosen else "") + label, label) for label in self.LABELS[name]]
+        return [(("✓ " if label == chosen else "") + _(label), label) for label in self.LABELS[name]]
 
     def _handler(self, name):
         def on_change(change):
@@ -221,12 +245,15 @@ class DecisionWidget:
             self._relabelling = False
 
     def choose(self, label):
-        """Pick an option by its button label, as a click would (e.g. ``choose("no Python")``)."""
+        """Pick an option by its button label, as a click would (e.g. ``choose("no Python")``).
+
+        The English label always works; so does the label the button shows in the language in force."""
         for name, labels in self.LABELS.items():
-            if label in labels:
-                self.toggles[name].value = label
-                return self.decision.recommendation()
-        raise ValueError(f"no button labelled {label!r}")
+            for key in labels:
+                if label in (key, _(key)):
+                    self.toggles[name].value = key
+                    return self.decision.recommendation()
+        raise ValueError(_("no button labelled {label}").format(label=repr(label)))
 
     def refresh(self):
         self.output.value = self.decision.html()

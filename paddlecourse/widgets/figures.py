@@ -17,17 +17,35 @@ page shows the picture at and check it stays at or above ``MIN_FONT_PX``.
 
 ``setup()`` registers `figure_html` for matplotlib figures, so a learner's own
 ``plt.show()`` gets the same alt text and card; it changes nothing else
-(backend, rcParams, the current figure are left alone).
+(backend, rcParams, the current figure are left alone). When the language is not
+English, a figure the course shows has its titles, axis labels, legend entries and
+texts translated in place first (``translate_figure``): a Chinese lesson's plot made
+by the English code reads in Chinese where the lesson's catalogue has the entry.
 """
 import base64
 import html
 import io
 import re
 
+from ..language import DEFAULT, _, language, ngettext, translate
+
 MIN_FONT_PX = 9  # the smallest text a picture may show at 1024 px (JupyterLab, file browser open)
 CARD_STYLE = ("display:inline-block;max-width:100%;box-sizing:border-box;background:#ffffff;color:#000000;"
               "border:1px solid #767676;border-radius:4px;padding:6px")
 IMG_STYLE = "display:block;max-width:100%;height:auto"
+
+
+def _width(text):
+    """Columns ``text`` takes in a terminal or a <pre>: a Chinese character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(text))
+
+
+def _padded(text, width, right=False):
+    """``text`` padded with spaces to ``width`` columns (as str.ljust/rjust, counting a Chinese character as two)."""
+    space = " " * max(0, width - _width(text))
+    return space + text if right else text + space
 
 
 def picture_html(data, mime, alt, text="", width=None, font_px=None, css_class="pc-picture"):
@@ -46,7 +64,8 @@ def picture_html(data, mime, alt, text="", width=None, font_px=None, css_class="
         attributes += f' data-font-px="{font_px:.1f}"'
     details = ""
     if text:
-        details = ('<details class="pc-picture-text" style="margin-top:2px"><summary>Show as text</summary>'
+        details = ('<details class="pc-picture-text" style="margin-top:2px"><summary>'
+                   + html.escape(_("Show as text")) + "</summary>"
                    '<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0">'
                    f"{html.escape(text)}</pre></details>")
     return (f'<figure class="{css_class}" style="margin:0;max-width:100%">'
@@ -74,7 +93,7 @@ def svg_min_font_px(svg):
 
 def svg_html(svg, alt, text=""):
     """`picture_html` for an SVG drawn by Graphviz."""
-    width, _ = svg_size_px(svg)
+    width, _height = svg_size_px(svg)
     return picture_html(svg, "image/svg+xml", alt, text, width=width, font_px=svg_min_font_px(svg))
 
 
@@ -102,19 +121,24 @@ def describe_figure(figure):
     parts = []
     suptitle = getattr(figure, "_suptitle", None)
     if suptitle is not None and suptitle.get_text():
-        parts.append(f"Figure '{suptitle.get_text()}'")
+        parts.append(_("Figure '{title}'").format(title=suptitle.get_text()))
     axes = [ax for ax in figure.get_axes() if ax.get_visible() and ax.axison or ax.get_images()]
     image_axes = [ax for ax in axes if ax.get_images()]
     plot_axes = [ax for ax in axes if not ax.get_images()]
     if image_axes:
         titles = [ax.get_title() for ax in image_axes if ax.get_title()]
-        line = f"{len(image_axes)} image{'s' if len(image_axes) != 1 else ''}"
+        count = len(image_axes)
         if titles:
-            line += " titled " + ", ".join(titles)
+            line = ngettext("{count} image titled {titles}", "{count} images titled {titles}", count).format(
+                count=count, titles=_(", ").join(titles))
+        else:
+            line = ngettext("{count} image", "{count} images", count).format(count=count)
         parts.append(line)
     for number, ax in enumerate(plot_axes, 1):
         title = ax.get_title()
-        kind = "chart" if len(plot_axes) == 1 else f"chart {number} of {len(plot_axes)}"
+        # Translators: the start of a chart's alt text; more is added after it ("(x: step; y: loss), showing ...")
+        kind = _("chart") if len(plot_axes) == 1 else _("chart {number} of {count}").format(number=number,
+                                                                                            count=len(plot_axes))
         line = f"{kind}{' ' + repr(title) if title else ''}"
         labels = [f"x: {ax.get_xlabel()}" if ax.get_xlabel() else "", f"y: {ax.get_ylabel()}" if ax.get_ylabel() else ""]
         labels = [label for label in labels if label]
@@ -123,13 +147,62 @@ def describe_figure(figure):
         names = [artist.get_label() for artist in ax.get_lines() + list(ax.containers)
                  if artist.get_label() and not artist.get_label().startswith("_")]
         if names:
-            line += ", showing " + ", ".join(names)
+            # Translators: put after a chart's title, with its leading ", "; {names} are its lines' names
+            line += _(", showing {names}").format(names=_(", ").join(names))
         elif ax.get_lines():
-            line += f", {len(ax.get_lines())} line{'s' if len(ax.get_lines()) != 1 else ''}"
+            count = len(ax.get_lines())
+            line += ngettext(", {count} line", ", {count} lines", count).format(count=count)
         elif ax.patches:
-            line += f", {len(ax.patches)} bars"
+            line += _(", {count} bars").format(count=len(ax.patches))
         parts.append(line)
-    return ". ".join(parts) + "." if parts else "A matplotlib figure."
+    # Translators: the alt text's parts are joined by ". " and end with "."
+    return _(". ").join(parts) + _(".") if parts else _("A matplotlib figure.")
+
+
+def translate_figure(figure):
+    """Translate, in place, the text a figure shows: its titles, axis labels, legend entries, texts and the
+    names of its lines (what the alt text lists), as the lesson's code wrote them (``translate``).
+
+    Nothing changes in English, or for a text the catalogues do not hold (a variable's name, a number).
+    Returns the figure.
+    """
+    if language() == DEFAULT:
+        return figure
+
+    def retext(artist):
+        if artist is None:
+            return
+        text = artist.get_text()
+        shown = translate(text)
+        if shown != text:
+            artist.set_text(shown)
+
+    retext(getattr(figure, "_suptitle", None))
+    for text in getattr(figure, "texts", []):
+        retext(text)
+    for legend in getattr(figure, "legends", []):
+        for text in legend.get_texts():
+            retext(text)
+        retext(legend.get_title())
+    for ax in figure.get_axes():
+        for title in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
+            retext(title)
+        retext(ax.xaxis.label)
+        retext(ax.yaxis.label)
+        for text in ax.texts:
+            retext(text)
+        legend = ax.get_legend()
+        if legend is not None:
+            for text in legend.get_texts():
+                retext(text)
+            retext(legend.get_title())
+        for artist in ax.get_lines() + list(ax.containers) + list(ax.collections) + list(ax.patches):
+            label = artist.get_label()
+            if isinstance(label, str) and label and not label.startswith("_"):
+                shown = translate(label)
+                if shown != label:
+                    artist.set_label(shown)
+    return figure
 
 
 def figure_html(figure, alt=None, text="", css_class="pc-picture"):
@@ -144,7 +217,8 @@ def figure_html(figure, alt=None, text="", css_class="pc-picture"):
         pass
     smallest = smallest_font_pt(figure)
     font_px = smallest * figure.dpi / 72 if smallest else None
-    return picture_html(data, "image/png", alt or describe_figure(figure), text, width=width, font_px=font_px,
+    alt = translate(alt) if alt else describe_figure(figure)  # a lesson's own alt text, or one made from the figure
+    return picture_html(data, "image/png", alt, text, width=width, font_px=font_px,
                         css_class=css_class)
 
 
@@ -167,4 +241,7 @@ def _figure_html_or_none(figure):
     """The formatter: a whole Figure gets `figure_html`; anything else (a SubFigure) its usual forms."""
     from matplotlib.figure import Figure
 
-    return figure_html(figure) if isinstance(figure, Figure) else None
+    if not isinstance(figure, Figure):
+        return None
+    translate_figure(figure)  # before drawing: IPython asks for this HTML before the inline backend's PNG
+    return figure_html(figure)

@@ -16,9 +16,20 @@ import html
 import io
 from dataclasses import dataclass
 
+from ..language import _, N_
 from .figures import figure_html
 
 QUANTITIES = ("w", "b", "w.grad", "b.grad", "z")
+# Translators: the gradient lab's actions as its "last action" shows them (the others are code: clear_grad(), step())
+ACTION_TEXT = {"start": N_("start"), "forward+backward": N_("forward+backward")}
+# Translators: the gradient lab's buttons
+BUTTON_TEXT = {"forward + backward": N_("forward + backward"), "optimizer step": N_("optimizer step"),
+               "reset model": N_("reset model")}
+
+
+def action_text(action):
+    """An action as the learner reads it, in the language in force."""
+    return _(ACTION_TEXT[action]) if action in ACTION_TEXT else action
 
 
 @dataclass(frozen=True)
@@ -118,10 +129,11 @@ class GradientLab:
     def text(self):
         """The current values as a few aligned lines (also the widget's text/plain form)."""
         snap = self.snapshot()
-        lines = [f"z = (w*x + b)**2 with x = {fmt(self.x_value)};  backward() calls so far: {self.backward_calls}"]
+        lines = [_("z = (w*x + b)**2 with x = {x};  backward() calls so far: {calls}").format(
+            x=fmt(self.x_value), calls=self.backward_calls)]
         for name, value in snap.as_row().items():
             lines.append(f"{name:>7} = {fmt(value)}")
-        lines.append(f"last action: {snap.action}")
+        lines.append(_("last action: {action}").format(action=action_text(snap.action)))
         return "\n".join(lines)
 
     def html(self):
@@ -133,10 +145,13 @@ class GradientLab:
             f'font-family:monospace;min-width:6em">{fmt(value)}</td></tr>'
             for name, value in snap.as_row().items()
         )
+        calls = f'<span class="pc-backward-calls">{self.backward_calls}</span>'
+        action = f'<span class="pc-last-action">{html.escape(action_text(snap.action))}</span>'
+        # Translators: HTML; keep the tags and {calls} / {action} (each a number or word inside a <span>)
+        values = _("backward() calls: {calls}; last action: {action}").format(calls=calls, action=action)
         return (
             f'<div class="pc-gradient-lab"><div>z = (w&middot;x + b)<sup>2</sup>, x = {fmt(self.x_value)}; '
-            f'backward() calls: <span class="pc-backward-calls">{self.backward_calls}</span>; '
-            f'last action: <span class="pc-last-action">{html.escape(snap.action)}</span></div>'
+            f"{values}</div>"
             f"<table>{cells}</table></div>"
         )
 
@@ -158,11 +173,11 @@ class GradientLab:
         for quantity, axis in (("w.grad", ax_grad), ("b.grad", ax_grad), ("w", ax_value), ("b", ax_value)):
             values = [float("nan") if v is None else v for v in self.series(quantity)]
             colour, marker, line = styles[quantity]
-            _ = axis.plot(steps, values, marker=marker, linestyle=line, color=colour, label=quantity)
-        ax_grad.set_title("gradients")
-        ax_value.set_title("parameters")
+            axis.plot(steps, values, marker=marker, linestyle=line, color=colour, label=quantity)
+        ax_grad.set_title(_("gradients"))
+        ax_value.set_title(_("parameters"))
         for axis in (ax_grad, ax_value):
-            axis.set_xlabel("action number")
+            axis.set_xlabel(_("action number"))
             axis.xaxis.set_major_locator(MaxNLocator(integer=True))  # actions are counted: 0, 1, 2 ...
             axis.set_xlim(-0.5, max(len(steps) - 1, 1) + 0.5)
             axis.legend(loc="best", fontsize=10)
@@ -179,9 +194,12 @@ class GradientLab:
     def plot_alt(self):
         """Alt text for the plot: what it shows and the values after each action."""
         steps = "; ".join(
-            f"{n} {snap.action}: w.grad {fmt(snap.w_grad)}, b.grad {fmt(snap.b_grad)}, w {fmt(snap.w)}, b {fmt(snap.b)}"
+            f"{n} {action_text(snap.action)}: w.grad {fmt(snap.w_grad)}, b.grad {fmt(snap.b_grad)}, w {fmt(snap.w)}, "
+            f"b {fmt(snap.b)}"
             for n, snap in enumerate(self.history))
-        return f"Two line charts over the action number: gradients (w.grad, b.grad) and parameters (w, b). {steps}."
+        # Translators: {steps} lists the values after each action ("0 start: w.grad None, ...; 1 ...")
+        return _("Two line charts over the action number: gradients (w.grad, b.grad) and parameters (w, b). "
+                 "{steps}.").format(steps=steps)
 
     def plot_html(self):
         """The plot as HTML: scales to the width, alt text with the values, on a light card."""
@@ -209,8 +227,8 @@ class GradientWidget:
 
         self.lab = lab if lab is not None else GradientLab()
         self.buttons = {}
-        for label, method in self.BUTTONS.items():
-            button = widgets.Button(description=label, layout=widgets.Layout(width="auto"))
+        for label, method in self.BUTTONS.items():  # keyed by the English label: click("clear_grad()")
+            button = widgets.Button(description=_(BUTTON_TEXT.get(label, label)), layout=widgets.Layout(width="auto"))
             button.on_click(self._handler(method))
             self.buttons[label] = button
         # Flex rows that wrap: side by side where there is room, stacked on a narrow page.

@@ -10,12 +10,16 @@ What the drawing promises (issue 11):
   each colour in the words the lessons use (``LEGEND``);
 - left to right when that fits the page, top to bottom when the graph is long;
 - an SVG ``<title>`` that is the picture's title (never Graphviz's ``%3``), alt
-  text listing the nodes in order and the result, and the text listing beneath.
+  text listing the nodes in order and the result, and the text listing beneath;
+- in the language in force: the legend, the title (``translate``: a lesson's title
+  is looked up in its catalogue) and the alt text; in Chinese, drawn in a font with
+  Chinese glyphs (``graph_font()``), so 动态图 is not a row of boxes.
 """
 import shutil
 import textwrap
 from dataclasses import dataclass, field
 
+from ..language import _, N_, language, translate
 from .figures import svg_html, svg_size_px
 
 # Okabe & Ito (2008) colours: told apart with every common colour-vision deficiency.
@@ -35,14 +39,16 @@ NODE_STYLES = {
 NODE_STYLES["grad"] = NODE_STYLES["new"]  # the older name of "new"
 
 # How the legend names each kind: colour word + second cue. Lessons name colours only this way.
+# Translators: the legend of the graph pictures; the lessons name the colours in these words
 LEGEND = {
-    "value": "value: pale blue rounded box",
-    "leaf": "input or constant: pale yellow box, dashed border",
-    "param": "parameter: pale green box, double border",
-    "op": "operation: grey box, square corners",
-    "new": "new op: orange-red (vermillion) box, thick black border, name starts with +",
+    "value": N_("value: pale blue rounded box"),
+    "leaf": N_("input or constant: pale yellow box, dashed border"),
+    "param": N_("parameter: pale green box, double border"),
+    "op": N_("operation: grey box, square corners"),
+    "new": N_("new op: orange-red (vermillion) box, thick black border, name starts with +"),
 }
 LEGEND["grad"] = LEGEND["new"]
+LATIN_FONT = "Helvetica"
 
 TITLE_CHARS = 60  # the title is wrapped, so it never makes the picture wider than the graph
 MAX_WIDE_PX = 760  # wider than this left to right: draw top to bottom instead (if that is narrower)
@@ -51,6 +57,40 @@ MAX_WIDE_PX = 760  # wider than this left to right: draw top to bottom instead (
 def graphviz_available():
     """True when the `dot` program that draws graphs is installed."""
     return shutil.which("dot") is not None
+
+
+def graph_font():
+    """The font Graphviz draws in: Helvetica, or in Chinese a font with Chinese glyphs (the one
+    matplotlib found, as ``setup(lang="zh")`` uses; WenQuanYi Micro Hei when none was found)."""
+    if language() != "zh":
+        return LATIN_FONT
+    from ..session import cjk_font
+
+    return cjk_font() or "WenQuanYi Micro Hei"
+
+
+def _wrap(text, width):
+    """Lines of at most ``width`` columns (a Chinese character takes two). English wraps at spaces;
+    Chinese, which has none between words, may also be cut between two Chinese characters."""
+    if language() != "zh":
+        return textwrap.wrap(text, width) or [""]
+    import re
+    import unicodedata
+
+    def columns(piece):
+        return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in piece)
+
+    lines, line = [], ""
+    for token in re.findall(r"\s+|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\s\u2e80-\u9fff"
+                            r"\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+", text):
+        if line and columns(line + token) > width and not token.isspace():
+            lines.append(line.rstrip())
+            line = ""
+        if line or not token.isspace():
+            line += token
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
 
 
 def _html_label_text(text):
@@ -81,11 +121,11 @@ class GraphPicture:
         rows = "".join(
             f'<TR><TD BGCOLOR="{NODE_STYLES[k]["fillcolor"]}" COLOR="{NODE_STYLES[k].get("color", "#000000")}" '
             f'BORDER="{3 if k == "new" else 1}" WIDTH="28"> </TD>'
-            f'<TD ALIGN="LEFT">{_html_label_text(LEGEND[k])}</TD></TR>' for k in kinds)
+            f'<TD ALIGN="LEFT">{_html_label_text(_(LEGEND[k]))}</TD></TR>' for k in kinds)
         legend = f'<TABLE BORDER="0" CELLSPACING="3" CELLPADDING="2">{rows}</TABLE>'
         title = ""
         if self.title:
-            lines = textwrap.wrap(self.title, TITLE_CHARS) or [""]
+            lines = _wrap(translate(self.title), TITLE_CHARS)
             title = f'<TR><TD ALIGN="LEFT" BALIGN="LEFT"><B>{"<BR/>".join(_html_label_text(l) for l in lines)}</B></TD></TR>'
         return f'<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="0">{title}<TR><TD ALIGN="LEFT">{legend}</TD></TR></TABLE>>'
 
@@ -94,15 +134,18 @@ class GraphPicture:
         import graphviz
 
         direction = direction or (self.direction if self.direction != "auto" else "LR")
+        font = graph_font()
         dot = graphviz.Digraph(
-            name=self.title or "graph",  # becomes the SVG's <title>
-            graph_attr={"rankdir": direction, "fontname": "Helvetica", "fontsize": str(self.font_size),
+            name=translate(self.title) or "graph",  # becomes the SVG's <title>
+            graph_attr={"rankdir": direction, "fontname": font, "fontsize": str(self.font_size),
                         "label": self.legend_label(), "labelloc": "t", "labeljust": "l",
                         "bgcolor": "white", "pad": "0.1", "nodesep": "0.12", "ranksep": "0.3"},
-            node_attr={"fontname": "Helvetica", "fontsize": str(self.font_size), "margin": "0.08,0.03",
+            node_attr={"fontname": font, "fontsize": str(self.font_size), "margin": "0.08,0.03",
                        "height": "0.3"},
             edge_attr={"color": "#333333", "arrowsize": "0.7"},
         )
+        if font != LATIN_FONT:
+            dot.edge_attr["fontname"] = font
         for node_id, label, kind in self.nodes:
             dot.node(node_id, label, **NODE_STYLES.get(kind, {}))
         for source, target, label in self.edges:
@@ -127,7 +170,7 @@ class GraphPicture:
         """Node ids in the order values flow: inputs first, the result last (a topological order)."""
         incoming = {node_id: 0 for node_id, _, _ in self.nodes}
         outgoing = {}
-        for source, target, _ in self.edges:
+        for source, target, _label in self.edges:
             if source in incoming and target in incoming:
                 incoming[target] += 1
                 outgoing.setdefault(source, []).append(target)
@@ -149,13 +192,15 @@ class GraphPicture:
 
     def alt_text(self):
         """One sentence for a screen reader: the title, every node in the order values flow, and the result."""
-        labels = {node_id: " ".join(label.split()) for node_id, label, _ in self.nodes}
+        labels = {node_id: " ".join(label.split()) for node_id, label, _kind in self.nodes}
         order = self._in_order()
-        sinks = [n for n in order if not any(source == n for source, _, _ in self.edges)]
-        text = f"Graph: {self.title}. " if self.title else "Graph. "
-        text += f"{len(order)} nodes in order: " + "; ".join(labels[n] for n in order) + "."
+        sinks = [n for n in order if not any(source == n for source, _target, _label in self.edges)]
+        text = _("Graph: {title}. ").format(title=translate(self.title)) if self.title else _("Graph. ")
+        # Translators: {nodes} are the nodes' labels joined by "; "
+        text += _("{count} nodes in order: {nodes}.").format(count=len(order), nodes="; ".join(labels[n] for n in order))
         if sinks and self.edges:
-            text += " Result: " + "; ".join(labels[n] for n in sinks) + "."
+            # Translators: put after the list of nodes, with its leading space
+            text += _(" Result: {nodes}.").format(nodes="; ".join(labels[n] for n in sinks))
         return text
 
     def text(self):
@@ -164,7 +209,7 @@ class GraphPicture:
         incoming = {}
         for source, target, label in self.edges:
             incoming.setdefault(target, []).append(labels.get(source, source) + (f" ({label})" if label else ""))
-        lines = [self.title] if self.title else []
+        lines = [translate(self.title)] if self.title else []
         for node_id, label, kind in self.nodes:
             line = f"[{kind}] {labels[node_id]}"
             if node_id in incoming:

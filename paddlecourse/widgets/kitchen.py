@@ -14,6 +14,7 @@ import traceback
 
 import numpy as np
 
+from ..language import _, N_
 from ..modes import static_mode
 
 INPUT = [[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]]
@@ -30,7 +31,10 @@ STATIC_LINES = (
     "h = paddle.nn.functional.relu(paddle.matmul(x, w) - 1.0)",
     "y = h.sum(axis=1)",
 )
-NOT_YET = "no numbers yet"
+NOT_YET = N_("no numbers yet")  # a static value's value column before the program has run
+# Translators: the kitchen stepper's buttons
+BUTTON_TEXT = {"Step dynamic line": N_("Step dynamic line"), "Step static line": N_("Step static line"),
+               "Run the program": N_("Run the program"), "Reset both": N_("Reset both")}
 
 
 def _dtype_text(dtype):
@@ -50,7 +54,7 @@ class Kitchen:
 
     def __init__(self, lines=DYNAMIC_LINES, mode="dynamic", feed=None):
         if mode not in ("dynamic", "static"):
-            raise ValueError("mode must be 'dynamic' or 'static'")
+            raise ValueError(_("mode must be 'dynamic' or 'static'"))
         self.lines = tuple(lines)
         self.mode = mode
         self.feed = feed if feed is not None else {"x": np.array(INPUT, dtype="float32")}
@@ -88,8 +92,10 @@ class Kitchen:
         try:
             self._execute(line)
         except Exception as failure:  # shown to the learner, never raised into a widget callback
-            self.error = f"line {self.position + 1}: " + "".join(
-                traceback.format_exception_only(type(failure), failure)).strip()
+            # Translators: {error} is Python's or Paddle's own error (English)
+            self.error = _("line {number}: {error}").format(
+                number=self.position + 1,
+                error="".join(traceback.format_exception_only(type(failure), failure)).strip())
             return line
         self.error = None
         self.position += 1
@@ -128,9 +134,9 @@ class Kitchen:
         import paddle
 
         if self.mode != "static":
-            raise RuntimeError("run_program() is for the static kitchen; dynamic lines run as you step")
+            raise RuntimeError(_("run_program() is for the static kitchen; dynamic lines run as you step"))
         if not self.order:
-            self.error = "nothing to run yet: step at least one line first"
+            self.error = _("nothing to run yet: step at least one line first")
             return {}
         fetch = [self.namespace[name] for name in self.order]
         try:
@@ -139,7 +145,8 @@ class Kitchen:
                 executor.run(self.startup)
                 results = executor.run(self.program, feed=self.feed, fetch_list=fetch)
         except Exception as failure:
-            self.error = "run: " + "".join(traceback.format_exception_only(type(failure), failure)).strip()
+            self.error = _("run: {error}").format(
+                error="".join(traceback.format_exception_only(type(failure), failure)).strip())
             return {}
         self.error = None
         self.runs += 1
@@ -154,7 +161,7 @@ class Kitchen:
             obj = self.namespace[name]
             kind = type(obj).__name__
             shape = [int(d) for d in obj.shape]
-            value = _value_text(self.values[name]) if name in self.values else NOT_YET
+            value = _value_text(self.values[name]) if name in self.values else _(NOT_YET)
             rows.append((name, kind, shape, _dtype_text(obj.dtype), value))
         return rows
 
@@ -171,23 +178,26 @@ class Kitchen:
     # ---------------------------------------------------------- static views
 
     def text(self):
-        title = {"dynamic": "dynamic (define-by-run)", "static": "static (define-and-run)"}[self.mode]
-        lines = [f"{title}: {self.position} of {len(self.lines)} lines run"
-                 + (f", program run {self.runs} time(s)" if self.mode == "static" else "")]
+        title = {"dynamic": _("dynamic (define-by-run)"), "static": _("static (define-and-run)")}[self.mode]
+        if self.mode == "static":
+            head = _("{title}: {done} of {total} lines run, program run {runs} time(s)")
+        else:
+            head = _("{title}: {done} of {total} lines run")
+        lines = [head.format(title=title, done=self.position, total=len(self.lines), runs=self.runs)]
         for index, line in enumerate(self.lines):
             mark = "✓" if index < self.position else ("▶" if index == self.position else " ")
             lines.append(f" {mark} {line}")
         for name, kind, shape, dtype, value in self.variables():
             lines.append(f"   {name}: {kind} shape={shape} dtype={dtype} -> {value.replace(chr(10), ' ')}")
         if self.mode == "static":
-            lines.append(f"   program ops: {', '.join(self.program_ops()) or '(none yet)'}")
+            lines.append(_("   program ops: {ops}").format(ops=", ".join(self.program_ops()) or _("(none yet)")))
         if self.error:
-            lines.append(f"   error: {self.error}")
+            lines.append(_("   error: {error}").format(error=self.error))
         return "\n".join(lines)
 
     def html(self):
-        title = {"dynamic": "Dynamic graph (动态图): taste while cooking",
-                 "static": "Static graph (静态图): write the recipe, then cook"}[self.mode]
+        title = {"dynamic": _("Dynamic graph (动态图): taste while cooking"),
+                 "static": _("Static graph (静态图): write the recipe, then cook")}[self.mode]
         code = []
         for index, line in enumerate(self.lines):
             state = "done" if index < self.position else ("next" if index == self.position else "todo")
@@ -203,15 +213,20 @@ class Kitchen:
                 f'<td class="pc-kitchen-value" data-mode="{self.mode}" data-name="{html.escape(name)}" '
                 f'style="font-family:monospace;white-space:pre">{html.escape(value)}</td></tr>'
             )
-        table = ('<div style="max-width:100%;overflow-x:auto"><table><tr><th>name</th><th>type</th><th>shape</th><th>dtype</th><th>value</th></tr>'
-                 + "".join(rows) + "</table></div>") if rows else "<div><i>no variables yet</i></div>"
+        # Translators: the kitchen's table heads: a variable's name, Python type, shape, dtype and value
+        heads = "".join(f"<th>{html.escape(h)}</th>" for h in (_("name"), _("type"), _("shape"), _("dtype"),
+                                                                 _("value")))
+        table = ('<div style="max-width:100%;overflow-x:auto"><table><tr>' + heads + '</tr>'
+                 + "".join(rows) + "</table></div>") if rows else "<div><i>" + html.escape(_("no variables yet")) + "</i></div>"
         if self.mode == "static":
-            ops = ", ".join(self.program_ops()) or "(none yet)"
+            ops = ", ".join(self.program_ops()) or _("(none yet)")
+            recipe = html.escape(_("the recipe so far"))
+            count = html.escape(_("({count} ops)").format(count=len(self.program_ops())))
             table += (f'<div class="pc-kitchen-ops" style="margin-top:4px;color:#555;overflow-wrap:anywhere">'
-                      f'<b>the recipe so far</b> ({len(self.program_ops())} ops): <code>{html.escape(ops)}</code></div>')
+                      f'<b>{recipe}</b> {count}: <code>{html.escape(ops)}</code></div>')
         error = (f'<div class="pc-kitchen-error" style="color:#b00">{html.escape(self.error)}</div>'
                  if self.error else "")
-        return (f'<div class="pc-kitchen" data-mode="{self.mode}"><b>{title}</b>'
+        return (f'<div class="pc-kitchen" data-mode="{self.mode}"><b>{html.escape(title)}</b>'
                 f'<div style="margin:4px 0">{"".join(code)}</div>{table}{error}</div>')
 
     def _repr_html_(self):
@@ -229,11 +244,12 @@ class KitchenStepper:
 
         self.dynamic = dynamic if dynamic is not None else Kitchen(DYNAMIC_LINES, "dynamic")
         self.static = static if static is not None else Kitchen(STATIC_LINES, "static")
+        # keyed by the English label (click("Reset both")); the button says it in the language in force
         self.buttons = {
-            "Step dynamic line": widgets.Button(description="Step dynamic line", icon="step-forward"),
-            "Step static line": widgets.Button(description="Step static line", icon="step-forward"),
-            "Run the program": widgets.Button(description="Run the program", icon="play"),  # no green: white on it is below 4.5:1
-            "Reset both": widgets.Button(description="Reset both", icon="undo"),
+            "Step dynamic line": widgets.Button(description=_(BUTTON_TEXT["Step dynamic line"]), icon="step-forward"),
+            "Step static line": widgets.Button(description=_(BUTTON_TEXT["Step static line"]), icon="step-forward"),
+            "Run the program": widgets.Button(description=_(BUTTON_TEXT["Run the program"]), icon="play"),  # no green: white on it is below 4.5:1
+            "Reset both": widgets.Button(description=_(BUTTON_TEXT["Reset both"]), icon="undo"),
         }
         actions = {
             "Step dynamic line": self.dynamic.step,

@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from .figures import picture_html
+from ..language import _, translate, translate_label
+from .figures import _padded, picture_html
 
 
 class TrainingHistory:
@@ -56,14 +57,17 @@ class TrainingHistory:
     def summary(self, digits=3):
         """A table, one row per epoch: mean loss and every metric, rounded (deterministic text)."""
         names = list(self.metrics)
-        header = "epoch  " + "  ".join(f"{name:>10}" for name in ["mean loss", *names])
+        # Translators: the training summary's first two column heads (at most 5 and 10 columns wide)
+        header = _padded(_("epoch"), 5) + "  " + "  ".join(_padded(name, 10, right=True)
+                                                            for name in [_("mean loss"), *names])
         rows = [header]
         for epoch, mean_loss in enumerate(self.epoch_losses()):
             values = [mean_loss] + [self.metrics[name][epoch] if epoch < len(self.metrics[name]) else float("nan")
                                     for name in names]
             rows.append(f"{epoch + 1:>5}  " + "  ".join(f"{v:>10.{digits}f}" for v in values))
         if not self.epoch_ends and self.losses:
-            rows.append(f"(no epoch finished; {len(self.losses)} steps, last loss {self.losses[-1]:.{digits}f})")
+            rows.append(_("(no epoch finished; {steps} steps, last loss {loss})").format(
+                steps=len(self.losses), loss=f"{self.losses[-1]:.{digits}f}"))
         return "\n".join(rows)
 
 
@@ -75,19 +79,19 @@ def draw(history, title=""):
     loss_axes, metric_axes = figure.subplots(1, 2)
     if history.losses:
         steps = np.arange(1, len(history.losses) + 1)
-        loss_axes.plot(steps, history.losses, lw=0.8, alpha=0.6, label="step")
+        loss_axes.plot(steps, history.losses, lw=0.8, alpha=0.6, label=_("step"))
         means = history.epoch_losses()
         if means:
-            loss_axes.plot(history.epoch_ends, means, "o-", label="epoch mean")
+            loss_axes.plot(history.epoch_ends, means, "o-", label=_("epoch mean"))
         loss_axes.legend(loc="upper right", fontsize=10)
-    loss_axes.set(xlabel="step", ylabel="loss", title="loss")
+    loss_axes.set(xlabel=_("step"), ylabel=_("loss"), title=_("loss"))
     for (name, values), style in zip(history.metrics.items(), ["o-", "s--", "^:", "D-."] * 4):
-        metric_axes.plot(np.arange(1, len(values) + 1), values, style, label=name)  # a marker each, not colour alone
+        metric_axes.plot(np.arange(1, len(values) + 1), values, style, label=translate_label(name))  # a marker each
     if history.metrics:
         metric_axes.legend(loc="lower right", fontsize=10)
-    metric_axes.set(xlabel="epoch", ylabel="value", title="per epoch", ylim=(0, 1.02))
+    metric_axes.set(xlabel=_("epoch"), ylabel=_("value"), title=_("per epoch"), ylim=(0, 1.02))
     if title:
-        figure.suptitle(title)
+        figure.suptitle(translate(title))
     figure.subplots_adjust(left=0.08, right=0.98, bottom=0.17, top=0.8 if title else 0.88, wspace=0.25)
     return figure
 
@@ -116,14 +120,18 @@ class LivePlot:
 
     def text(self):
         """The text form: a fixed sentence, identical on every run (the numbers are in `finish()`)."""
-        return f"LivePlot{': ' + self.title if self.title else ''} (loss per step, metrics per epoch)"
+        if self.title:
+            return _("LivePlot: {title} (loss per step, metrics per epoch)").format(title=translate(self.title))
+        return _("LivePlot (loss per step, metrics per epoch)")
 
     def alt_text(self):
         """Alt text: what the two charts show. Fixed, like `text()`: notebook tests compare the first
         display, not its in-place updates; the numbers are in the table `finish()` returns."""
-        return (f"Training plot{' ' + repr(self.title) if self.title else ''}: left, the loss at every step and "
-                "each epoch's mean loss; right, the metrics logged at the end of each epoch (one marker shape "
-                "per metric). The numbers are in the table printed after training.")
+        # Translators: {title} is empty or the plot's title in quotes, with a leading space
+        return _("Training plot{title}: left, the loss at every step and "
+                 "each epoch's mean loss; right, the metrics logged at the end of each epoch (one marker shape "
+                 "per metric). The numbers are in the table printed after training.").format(
+            title=" " + repr(translate(self.title)) if self.title else "")
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         data = png_bytes(draw(self.history, self.title))

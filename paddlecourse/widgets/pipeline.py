@@ -4,18 +4,20 @@ Drawn with the course's Graphviz tooling (GraphPicture), so it looks like the
 other graph views, and it has a text form for screen readers and for machines
 without Graphviz. The glossary shows it.
 """
-from .graphs import GraphPicture
+from ..language import _, N_
+from .graphs import GraphPicture, graph_font
 
 # (id, label, kind) in the order a model travels; kinds reuse GraphPicture's styles:
 # values are things you hold, ops are the calls that turn one into the next.
+# Translators: the pipeline picture's boxes; each "\n" starts a new line in the box
 STAGES = (
-    ("eager", "eager model\n(paddle.nn.Layer, dynamic graph)", "value"),
-    ("to_static", "paddle.jit.to_static\n(SOT, or AST with full_graph=True)", "op"),
-    ("program", "static program\n(PIR ops and values)", "value"),
+    ("eager", N_("eager model\n(paddle.nn.Layer, dynamic graph)"), "value"),
+    ("to_static", N_("paddle.jit.to_static\n(SOT, or AST with full_graph=True)"), "op"),
+    ("program", N_("static program\n(PIR ops and values)"), "value"),
     ("jit_save", "paddle.jit.save", "op"),
-    ("files", "model.json + model.pdiparams\n(program + weights)", "param"),
-    ("jit_load", "paddle.jit.load\n(Python, no model code needed)", "op"),
-    ("predictor", "Paddle Inference predictor\n(Python or C++; fuses ops, oneDNN on CPU)", "op"),
+    ("files", N_("model.json + model.pdiparams\n(program + weights)"), "param"),
+    ("jit_load", N_("paddle.jit.load\n(Python, no model code needed)"), "op"),
+    ("predictor", N_("Paddle Inference predictor\n(Python or C++; fuses ops, oneDNN on CPU)"), "op"),
 )
 STEPS = (
     ("eager", "to_static", ""),
@@ -25,7 +27,7 @@ STEPS = (
     ("files", "jit_load", ""),
     ("files", "predictor", ""),
 )
-TITLE = "From a dynamic model to a deployed static one"
+TITLE = N_("From a dynamic model to a deployed static one")
 
 
 class PipelinePicture(GraphPicture):
@@ -33,15 +35,15 @@ class PipelinePicture(GraphPicture):
 
     def digraph(self, direction=None):
         dot = super().digraph("TB")
-        dot.edge_attr.update(fontname="Helvetica", fontsize="10")
+        dot.edge_attr.update(fontname=graph_font(), fontsize="10")
         return dot
 
 
 def pipeline_picture():
     """The pipeline as a GraphPicture: shows as SVG in Jupyter, as text elsewhere."""
-    picture = PipelinePicture(title=TITLE)
+    picture = PipelinePicture(title=_(TITLE))
     for node_id, label, kind in STAGES:
-        picture.add_node(node_id, label, kind)
+        picture.add_node(node_id, _(label), kind)
     for source, target, label in STEPS:
         picture.add_edge(source, target, label)
     return picture
@@ -49,9 +51,13 @@ def pipeline_picture():
 
 def pipeline_text():
     """The picture in words, one step a line (the glossary's text equivalent)."""
-    labels = {node_id: " ".join(label.split("\n")) for node_id, label, _ in STAGES}
+    labels = {node_id: " ".join(_(label).split("\n")) for node_id, label, _kind in STAGES}
     lines = []
     for source, target, label in STEPS:
-        via = f" (with {label})" if label else ""
-        lines.append(f"{labels[source]} → {labels[target]}{via}")
+        if label:
+            # Translators: one step of the pipeline in words; {via} is code, e.g. InputSpec([None, ...])
+            lines.append(_("{source} → {target} (with {via})").format(source=labels[source], target=labels[target],
+                                                                     via=label))
+        else:
+            lines.append(f"{labels[source]} → {labels[target]}")
     return "\n".join(lines)

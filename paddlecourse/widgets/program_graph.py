@@ -17,8 +17,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from html import escape
 
+from ..language import _, N_, ngettext, translate
 from .figures import svg_html
 from .graphs import GraphPicture, graphviz_available
+
+# Translators: the kinds of op in a program's summary ("3 new: 2 backward, 1 optimizer")
+KIND_TEXT = {"parameter": N_("parameter"), "data": N_("data"), "constant": N_("constant"),
+             "control flow": N_("control flow"), "backward": N_("backward"), "optimizer": N_("optimizer"),
+             "compute": N_("compute")}
 
 # Attributes that say where an op was created (file paths) or how it is scheduled, not what it computes.
 HIDDEN_ATTRS = {"op_callstack", "op_role", "op_namescope", "chunk_id", "op_dist_attr", "struct_name"}
@@ -96,7 +102,7 @@ def _short_dtype(dtype):
 
 
 def _blocks_text(blocks):
-    return f"[{len(blocks)} block{'' if len(blocks) == 1 else 's'} inside]"
+    return ngettext("[{count} block inside]", "[{count} blocks inside]", len(blocks)).format(count=len(blocks))
 
 
 def _attr_text(value):
@@ -158,10 +164,11 @@ class ProgramGraph:
 
     def __init__(self, program, title="", before=None):
         if not hasattr(program, "global_block"):
-            raise TypeError(f"ProgramGraph needs a static Program (paddle.static.Program()), not a {type(program).__name__}.")
+            raise TypeError(_("ProgramGraph needs a static Program (paddle.static.Program()), not a {type}.").format(
+                type=type(program).__name__))
         if not hasattr(program, "num_ops"):
-            raise TypeError("ProgramGraph reads PIR programs, Paddle 3's default; this one is a legacy-IR Program "
-                            "(FLAGS_enable_pir_api=0).")
+            raise TypeError(_("ProgramGraph reads PIR programs, Paddle 3's default; this one is a legacy-IR Program "
+                              "(FLAGS_enable_pir_api=0)."))
         self.title = title
         self.ops, self.values, self._op_ids = _snapshot(program.global_block())
         self.num_blocks = program.num_blocks
@@ -194,10 +201,14 @@ class ProgramGraph:
 
     def summary(self):
         """One line: how many ops, and what the new ones are."""
-        line = f"{self.title + ': ' if self.title else ''}{self.num_ops} ops, {len(self.values)} values"
+        line = _("{ops} ops, {values} values").format(ops=self.num_ops, values=len(self.values))
+        if self.title:
+            line = f"{translate(self.title)}: {line}"
         if any(op.new for op in self.ops):
-            kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.kinds(only_new=True).items()))
-            line += f" ({len(self.new_ops())} new: {kinds})"
+            kinds = _(", ").join(f"{n} {_(KIND_TEXT.get(kind, kind))}"
+                                 for kind, n in sorted(self.kinds(only_new=True).items()))
+            # Translators: put after "12 ops, 15 values", with its leading space; {kinds} e.g. "2 backward, 1 optimizer"
+            line += _(" ({count} new: {kinds})").format(count=len(self.new_ops()), kinds=kinds)
         return line
 
     # ------------------------------------------------------------ inspecting
@@ -215,30 +226,39 @@ class ProgramGraph:
 
     def _value_text(self, number):
         if number == NOT_GIVEN:
-            return "(an optional input, not given)"
+            return _("(an optional input, not given)")
         if number == OUTSIDE:
-            return "(a value from outside this block)"
+            return _("(a value from outside this block)")
         value = self.values[number]
-        return f"{value.name}: {value.type_text}  from {self.ops[value.producer].label}"
+        # Translators: "%3: -1x8xf32  from pd_op.matmul": a value, its type and the op that made it
+        return _("{value}: {type}  from {op}").format(value=value.name, type=value.type_text,
+                                                      op=self.ops[value.producer].label)
 
     def _inspect_op(self, op):
-        lines = [f"op {op.index}: {op.name}  ({op.kind}{', new' if op.new else ''})"]
-        lines += [f"  in : {self._value_text(n)}" for n in op.inputs] or ["  in : nothing"]
-        lines += [f"  out: {self.values[n].name}: shape {list(self.values[n].shape)}, dtype {self.values[n].dtype}"
-                  if n is not None else "  out: (an empty slot: nothing needs this result)"
-                  for n in op.outputs] or ["  out: nothing"]
+        kind = _(KIND_TEXT.get(op.kind, op.kind))
+        # Translators: the first line of an op's details: "op 3: pd_op.matmul  (compute, new)"
+        head = _("op {index}: {name}  ({kind}, new)") if op.new else _("op {index}: {name}  ({kind})")
+        lines = [head.format(index=op.index, name=op.name, kind=kind)]
+        # Translators: "in :" and "out:" start the lines of an op's inputs and outputs, padded to one width
+        lines += [_("  in : {value}").format(value=self._value_text(n)) for n in op.inputs] or [_("  in : nothing")]
+        lines += [_("  out: {value}: shape {shape}, dtype {dtype}").format(
+                      value=self.values[n].name, shape=list(self.values[n].shape), dtype=self.values[n].dtype)
+                  if n is not None else _("  out: (an empty slot: nothing needs this result)")
+                  for n in op.outputs] or [_("  out: nothing")]
         if op.attrs:
-            lines.append("  attributes: " + ", ".join(f"{k}={v}" for k, v in op.attrs.items()))
+            lines.append(_("  attributes: {attributes}").format(
+                attributes=", ".join(f"{k}={v}" for k, v in op.attrs.items())))
         for number, names in enumerate(op.blocks):
-            lines.append(f"  block {number} inside: " + ", ".join(names))
+            lines.append(_("  block {number} inside: {ops}").format(number=number, ops=", ".join(names)))
         return "\n".join(lines)
 
     def _inspect_value(self, value):
-        users = ", ".join(f"op {i}: {self.ops[i].name}" for i in value.users) or "no op (a fetchable end result)"
+        users = ", ".join(f"op {i}: {self.ops[i].name}" for i in value.users) or _("no op (a fetchable end result)")
         return "\n".join([
-            f"{value.name}: shape {list(value.shape)}, dtype {value.dtype}",
-            f"  made by : op {value.producer}: {self.ops[value.producer].label}",
-            f"  read by : {users}",
+            _("{value}: shape {shape}, dtype {dtype}").format(value=value.name, shape=list(value.shape),
+                                                              dtype=value.dtype),
+            _("  made by : op {index}: {op}").format(index=value.producer, op=self.ops[value.producer].label),
+            _("  read by : {ops}").format(ops=users),
         ])
 
     # ------------------------------------------------------------ drawing
@@ -267,8 +287,9 @@ class ProgramGraph:
         shown = new_ops if only_new and new_ops else self.ops
         title = self.summary()
         if shown is new_ops:
-            title += (f". Shown: only the {len(new_ops)} new ops and what they read "
-                      f"({self.num_ops - len(new_ops)} earlier ops hidden)")
+            # Translators: put after the program's summary; it ends the picture's title
+            title += _(". Shown: only the {count} new ops and what they read ({hidden} earlier ops hidden)").format(
+                count=len(new_ops), hidden=self.num_ops - len(new_ops))
         picture = GraphPicture(title=title)
         drawn = {op.index for op in shown}
         for op in shown:
@@ -297,7 +318,9 @@ class ProgramGraph:
                     picture.add_node(source, self._source_label(number), self._source_kind(producer))
                 else:
                     value = self.values[number]
-                    hidden.append(f"{value.name} {value.type_text} from {producer.name.removeprefix('pd_op.')}")
+                    # Translators: a box for a value whose op is not drawn: "%4 -1x8xf32 from matmul"
+                    hidden.append(_("{value} {type} from {op}").format(value=value.name, type=value.type_text,
+                                                                        op=producer.name.removeprefix("pd_op.")))
                     continue
                 picture.add_edge(source, f"op{op.index}")
             if hidden:  # one box per op, so the picture stays narrow
@@ -330,10 +353,13 @@ class ProgramGraph:
         """What the picture shows, for a screen reader: the summary and the drawn ops in program order."""
         new = [op for op in self.ops if op.new]
         if only_new and new:
-            return (f"Program graph: {self.summary()}. Drawn: only the {len(new)} new ops and what they read. "
-                    "New ops in program order: " + "; ".join(op.label for op in new) + ".")
-        return (f"Program graph: {self.summary()}. {self.num_ops} ops in program order: "
-                + "; ".join(("new " if op.new else "") + op.label for op in self.ops) + ".")
+            return _("Program graph: {summary}. Drawn: only the {count} new ops and what they read. "
+                     "New ops in program order: {ops}.").format(summary=self.summary(), count=len(new),
+                                                                 ops="; ".join(op.label for op in new))
+        # Translators: "new " is put before each new op's name in the list, with its space
+        marked = "; ".join((_("new ") if op.new else "") + op.label for op in self.ops)
+        return _("Program graph: {summary}. {count} ops in program order: {ops}.").format(
+            summary=self.summary(), count=self.num_ops, ops=marked)
 
     def html(self, only_new=None):
         """The picture as HTML (scalable image, alt text, the listing beneath), or the listing alone without Graphviz.
@@ -360,7 +386,9 @@ class ProgramGraph:
 class ProgramGraphView:
     """ipywidgets view of one or two snapshots: switch before/after, new ops only or all, inspect a node."""
 
-    VIEWS = {"new": "Only the new ops", "all": "Whole program"}
+    # Translators: the program graph view's buttons
+    VIEWS = {"new": N_("Only the new ops"), "all": N_("Whole program")}
+    SNAPSHOTS = {"before": N_("Before minimize"), "after": N_("After minimize")}
 
     def __init__(self, after, before=None):
         import ipywidgets as widgets
@@ -376,22 +404,25 @@ class ProgramGraphView:
         self.status.add_class("pc-program-status")
         self.drawing = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.drawing.add_class("pc-program-drawing")
-        self.node = widgets.Dropdown(description="Inspect a node:", style={"description_width": "initial"},
+        self.node = widgets.Dropdown(description=_("Inspect a node:"), style={"description_width": "initial"},
                                      layout=widgets.Layout(width="auto", max_width="100%"))
         self.details = widgets.HTML(layout=widgets.Layout(max_width="100%"))
         self.details.add_class("pc-program-details")
         self.node.observe(self._on_node, names="value")
-        buttons, self.scope_buttons = [], {}
+        buttons, self.scope_buttons, self._snapshot_of = [], {}, {}
         if before is not None:
-            for which, text in (("before", "Before minimize"), ("after", "After minimize")):
-                button = widgets.Button(description=text, tooltip=f"show the program {which} minimize",
-                                        layout=widgets.Layout(width="auto"))
-                button.on_click(lambda _, which=which: self.show(which))
+            for which, text in self.SNAPSHOTS.items():
+                tooltip = (_("show the program before minimize") if which == "before"
+                           else _("show the program after minimize"))
+                button = widgets.Button(description=_(text), tooltip=tooltip, layout=widgets.Layout(width="auto"))
+                button.on_click(lambda _button, which=which: self.show(which))
                 buttons.append(button)
+                self._snapshot_of[id(button)] = which
             for scope, text in self.VIEWS.items():
-                button = widgets.Button(description=text, layout=widgets.Layout(width="auto"),
-                                        tooltip="draw only what minimize added" if scope == "new" else "draw every op")
-                button.on_click(lambda _, scope=scope: self.show_scope(scope))
+                button = widgets.Button(description=_(text), layout=widgets.Layout(width="auto"),
+                                        tooltip=_("draw only what minimize added") if scope == "new"
+                                        else _("draw every op"))
+                button.on_click(lambda _button, scope=scope: self.show_scope(scope))
                 self.scope_buttons[scope] = button
         self.buttons = buttons
         self.box = widgets.VBox(
@@ -420,7 +451,7 @@ class ProgramGraphView:
 
     def _mark_chosen(self):
         """The chosen buttons say so in text (a ✓), not by shade alone."""
-        for button, chosen in [(b, b.description.removeprefix("✓ ").startswith(self.showing.capitalize()))
+        for button, chosen in [(b, self._snapshot_of.get(id(b)) == self.showing)
                                for b in self.buttons] + [(b, s == self.scope) for s, b in self.scope_buttons.items()]:
             plain = button.description.removeprefix("✓ ")
             button.description = ("✓ " if chosen else "") + plain
@@ -431,7 +462,7 @@ class ProgramGraphView:
         """Switch to the 'before' or 'after' snapshot (what the buttons do)."""
         self.showing = which
         graph = self.graph
-        shown = " &mdash; drawn: only the new ops and what they read" if self._only_new(which) else ""
+        shown = " &mdash; " + escape(_("drawn: only the new ops and what they read")) if self._only_new(which) else ""
         self.status.value = f"<b>{escape(graph.summary())}</b>{shown}"
         self.drawing.value = self.html()
         names = graph.node_names()
