@@ -15,6 +15,8 @@ import copy
 from .catalogues import open_catalogue, translation_of
 
 SETUP_CALL = "paddlecourse.setup()"
+# Pictures a notebook carries as attachments that the library draws: redrawn in the edition's language.
+REDRAWN_ATTACHMENTS = {"pipeline.png": ("paddlecourse.widgets.pipeline", "pipeline_png")}
 EDITION_CALL = 'paddlecourse.setup(lang="{lang}")'
 
 
@@ -48,6 +50,7 @@ def translated_notebook(english, domain, lang, previous=None, strict=False):
                     raise MissingTranslation(f"{domain}: markdown cell {index} ({cell.id}) has no translation")
             else:
                 cell.source = text
+            _redraw_attachments(cell, lang)
         elif cell.cell_type == "code":
             if first_code:
                 cell.source = edition_setup_source(cell.source, lang)
@@ -61,3 +64,18 @@ def translated_notebook(english, domain, lang, previous=None, strict=False):
     notebook.metadata["paddlecourse"] = {"lang": lang, "translated_from": domain}
     notebook.metadata.pop("widgets", None)
     return notebook, missing
+
+
+def _redraw_attachments(cell, lang):
+    """A picture the library draws (the glossary's pipeline), drawn again in ``lang``."""
+    import base64
+    import importlib
+
+    from .language import speaking
+
+    for name in list(getattr(cell, "attachments", None) or {}):
+        if name in REDRAWN_ATTACHMENTS:
+            module, function = REDRAWN_ATTACHMENTS[name]
+            with speaking(lang):
+                png = getattr(importlib.import_module(module), function)()
+            cell.attachments[name] = {"image/png": base64.b64encode(png).decode("ascii")}

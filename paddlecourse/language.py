@@ -25,6 +25,7 @@ that lags behind never breaks a lesson; tests/test_translations.py keeps them co
 """
 import os
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,6 +56,18 @@ def set_language(lang):
             languages=" and ".join(repr(k) for k in LANGUAGES), lang=repr(lang)))
     _chosen = code
     return code
+
+
+@contextmanager
+def speaking(lang):
+    """Speak ``lang`` inside the ``with`` block only (an author's tool drawing a picture in Chinese)."""
+    global _chosen
+    before = _chosen
+    set_language(lang)
+    try:
+        yield
+    finally:
+        _chosen = before
 
 
 def _known(code):

@@ -27,7 +27,7 @@ ENGLISH = solution_paths(ROOT / "solutions", include_extras=True)
 DOMAINS = [p.stem for p in ENGLISH] + [catalogues.LIBRARY_DOMAIN]
 LINK_TARGET = re.compile(r"\]\(([^)\s]+)\)")
 ANCHOR = re.compile(r'<a id="[^"]+"(?: name="[^"]+")?></a>')
-CODE_SPAN = re.compile(r"`[^`\n]+`")
+CODE_SPAN = re.compile(r"``.+?``|`[^`\n]+`")   # ``with `inner` ticks`` or `plain`
 CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -117,7 +117,8 @@ def test_translations_use_the_glossarys_terms(domain):
     for english, accepted in glossary_terms():
         word = re.compile(rf"(?<![\w-]){re.escape(english)}(?![\w-])", re.I)
         for entry in live(domain):
-            if entry.msgstr.strip() and word.search(entry.msgid) and not any(a in entry.msgstr for a in accepted):
+            prose = PLACEHOLDER.sub(" ", CODE_SPAN.sub(" ", entry.msgid))   # code and {names} are not the term
+            if entry.msgstr.strip() and word.search(prose) and not any(a.lower() in entry.msgstr.lower() for a in accepted):
                 problems.append(f"{english!r} -> {sorted(accepted)}: {entry.msgid[:60]!r}")
     assert not problems, f"{domain}: the glossary's term is not used:\n  " + "\n  ".join(problems[:15])
 
@@ -138,6 +139,18 @@ def test_the_chinese_solution_is_the_english_one_translated(path):
     first, *rest = codes
     assert first[1] == edition_setup_source(first[0], LANG) and 'lang="zh"' in first[1]
     assert all(e == c for e, c in rest), "a Chinese code cell differs from the English one"
+
+
+def test_the_chinese_glossary_draws_its_pipeline_picture_in_chinese():
+    import base64
+
+    english = nbformat.read(ROOT / "solutions" / "glossary.ipynb", as_version=4)
+    chinese = nbformat.read(ROOT / "solutions" / LANG / "glossary.ipynb", as_version=4)
+    pictures = [(e.attachments["pipeline.png"]["image/png"], c.attachments["pipeline.png"]["image/png"])
+                for e, c in zip(english.cells, chinese.cells) if "pipeline.png" in (e.get("attachments") or {})]
+    assert len(pictures) == 1
+    english_png, chinese_png = (base64.b64decode(p) for p in pictures[0])
+    assert chinese_png.startswith(b"\x89PNG") and chinese_png != english_png
 
 
 def test_a_changed_english_cell_marks_its_translation_fuzzy_and_keeps_the_old_english(tmp_path):

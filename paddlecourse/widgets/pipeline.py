@@ -49,6 +49,14 @@ def pipeline_picture():
     return picture
 
 
+def pipeline_png(dpi=96):
+    """The picture as PNG bytes, in the language in force: the glossary's attachment (JupyterLab 4 shows
+    only bitmap attachments), redrawn for each edition by ``paddlecourse build``."""
+    dot = pipeline_picture().digraph()
+    dot.graph_attr["dpi"] = str(dpi)
+    return dot.pipe(format="png", quiet=True)
+
+
 def pipeline_text():
     """The picture in words, one step a line (the glossary's text equivalent)."""
     labels = {node_id: " ".join(_(label).split("\n")) for node_id, label, _kind in STAGES}
