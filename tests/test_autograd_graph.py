@@ -84,7 +84,8 @@ def test_picture_speaks_fits_and_has_a_legend(lesson_graph):
     picture = autograd_graph(z, w=w, x=x, b=b)
     svg = picture.svg()
     assert "<title>autograd graph of z" in svg and "<title>%3</title>" not in svg
-    assert "parameter: pale green box, double border" in svg  # the legend is drawn in the picture
+    assert "tracked leaf (stop_gradient=False): pale green box, double border" in svg  # the legend, in the picture
+    assert "parameter:" not in svg  # w, x and b are tracked tensors, not parameters of a layer
     width, _ = svg_size_px(svg)
     assert width <= 760  # long graphs go top to bottom (left to right it was 1097 px)
     assert svg_min_font_px(svg) * min(1, 560 / width) >= 9  # readable at the narrowest output (1024 px page)

@@ -108,7 +108,7 @@ def autograd_graph(result, name="z", show_grads=True, **leaves):
                 label += f" {_value_text(tensor)}"
                 if show_grads:
                     label += f"\n{_grad_text(tensor)}"
-            picture.add_node(node_id, label + f"\n[{ACCUMULATION}]", "param" if tensor is not None else "leaf")
+            picture.add_node(node_id, label + f"\n[{ACCUMULATION}]", "tracked" if tensor is not None else "leaf")
             return node_id
         op = _FRIENDLY.get(kind_name, kind_name.removesuffix("GradNode").lower())
         picture.add_node(node_id, f"{op}\n[{kind_name}]", "op")

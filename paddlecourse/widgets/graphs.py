@@ -37,6 +37,7 @@ NODE_STYLES = {
             "penwidth": "3"},
 }
 NODE_STYLES["grad"] = NODE_STYLES["new"]  # the older name of "new"
+NODE_STYLES["tracked"] = NODE_STYLES["param"]  # an autograd graph's leaves: drawn like parameters, named for what they are
 
 # How the legend names each kind: colour word + second cue. Lessons name colours only this way.
 # Translators: the legend of the graph pictures; the lessons name the colours in these words
@@ -44,6 +45,7 @@ LEGEND = {
     "value": N_("value: pale blue rounded box"),
     "leaf": N_("input or constant: pale yellow box, dashed border"),
     "param": N_("parameter: pale green box, double border"),
+    "tracked": N_("tracked leaf (stop_gradient=False): pale green box, double border"),
     "op": N_("operation: grey box, square corners"),
     "new": N_("new op: orange-red (vermillion) box, thick black border, name starts with +"),
 }
@@ -117,7 +119,7 @@ class GraphPicture:
     def legend_label(self):
         """The picture's label: its title, then one legend row per kind of node it shows."""
         shown = {"new" if kind == "grad" else kind for _, _, kind in self.nodes}
-        kinds = [kind for kind in ("leaf", "param", "value", "op", "new") if kind in shown]
+        kinds = [kind for kind in ("leaf", "param", "tracked", "value", "op", "new") if kind in shown]
         rows = "".join(
             f'<TR><TD BGCOLOR="{NODE_STYLES[k]["fillcolor"]}" COLOR="{NODE_STYLES[k].get("color", "#000000")}" '
             f'BORDER="{3 if k == "new" else 1}" WIDTH="28"> </TD>'
