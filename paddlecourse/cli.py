@@ -59,7 +59,7 @@ def _course_action(args):
     action = args.action
     if action == "create":
         path = instructor.create_course(args.dir, exchange=args.exchange, overwrite_config=args.overwrite_config,
-                                        generate=not args.no_generate)
+                                        generate=not args.no_generate, lang=args.lang)
         ids = ", ".join(instructor.lessons_by_assignment())
         print(f"course directory ready: {path}\nassignments: {ids}\nnext: cd {path} && paddlecourse course release ASSIGNMENT")
         return 0
@@ -149,11 +149,11 @@ def _links(args):
 
     try:
         if args.binder:
-            print(binder_badge(args.repo if args.repo is not None else origin_remote(), args.branch))
+            print(binder_badge(args.repo if args.repo is not None else origin_remote(), args.branch, args.lang))
             return 0
         if args.repo is None or args.hub is None:
             raise LinkError("paddlecourse links needs --repo URL and --hub URL (or --binder for the Binder badge).")
-        links = lesson_links(args.hub, args.repo, args.branch, args.lessons)
+        links = lesson_links(args.hub, args.repo, args.branch, args.lessons, lang=args.lang)
     except LinkError as error:
         print(error, file=sys.stderr)
         return 2
@@ -197,6 +197,8 @@ def main(argv=None):
     course.add_argument("--exchange", help="create: exchange folder (default: <course>/exchange)")
     course.add_argument("--overwrite-config", action="store_true", help="create: rewrite nbgrader_config.py")
     course.add_argument("--no-generate", action="store_true", help="create: do not generate student versions yet")
+    course.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="create: the edition the course is made from (zh: solutions/zh/, same grade ids)")
     course.add_argument("--no-release", action="store_true", help="feedback: generate only, do not release")
     course.add_argument("--to", default="grades.csv", help="export: CSV file (default: grades.csv)")
     course.add_argument("--out", default="instructors/notes", help="notes: folder for the presenter notes")
@@ -236,6 +238,7 @@ def main(argv=None):
     links.add_argument("--binder", action="store_true", help="print the README's Binder badge for the repository instead")
     links.add_argument("--lessons", help="the lessons folder to list (default: this checkout's lessons/)")
     links.add_argument("--names", action="store_true", help="print each lesson's file name before its link")
+    links.add_argument("--lang", choices=["en", "zh"], default="en", help="the edition the links open (zh: lessons/zh/)")
     links.set_defaults(run=_links)
 
     args = parser.parse_args(argv)

@@ -29,8 +29,13 @@ def target_folder(repo):
     return name[:-4] if name.endswith(".git") else name
 
 
-def lesson_link(hub, repo, branch, lesson, app="lab"):
-    """The nbgitpuller link that opens `lesson` (a file name in lessons/) on `hub`."""
+def lessons_folder(lang="en"):
+    """Where a language's student copies are, in the repository: lessons/ or lessons/zh/."""
+    return "lessons" if lang == "en" else f"lessons/{lang}"
+
+
+def lesson_link(hub, repo, branch, lesson, app="lab", lang="en"):
+    """The nbgitpuller link that opens `lesson` (a file name in lessons/, or lessons/zh/) on `hub`."""
     hub = hub.rstrip("/")
     if urlsplit(hub).scheme not in ("http", "https") or not urlsplit(hub).netloc:
         raise LinkError(f"--hub {hub!r} is not a web address: give the hub's address, e.g. https://hub.example.org")
@@ -43,15 +48,15 @@ def lesson_link(hub, repo, branch, lesson, app="lab"):
         "repo": repo,
         "branch": branch,
         "targetpath": folder,  # said, not left to nbgitpuller: its default keeps a trailing .git
-        "urlpath": f"{app}/tree/{folder}/lessons/{lesson}",
+        "urlpath": f"{app}/tree/{folder}/{lessons_folder(lang)}/{lesson}",
     }, quote_via=quote)
     # user-redirect sends each learner to their own server, starting it after login if needed
     return f"{hub}/hub/user-redirect/git-pull?{query}"
 
 
-def lesson_links(hub, repo, branch="main", lessons_dir=None):
-    """[(lesson file name, link)] for every lesson."""
-    return [(name, lesson_link(hub, repo, branch, name)) for name in lesson_names(lessons_dir)]
+def lesson_links(hub, repo, branch="main", lessons_dir=None, lang="en"):
+    """[(lesson file name, link)] for every lesson, in the edition ``lang``."""
+    return [(name, lesson_link(hub, repo, branch, name, lang=lang)) for name in lesson_names(lessons_dir)]
 
 
 LESSON_00 = "lessons/00_setup_and_first_run.ipynb"
@@ -75,9 +80,10 @@ def binder_url(remote, branch="HEAD", path=LESSON_00):
     return f"https://mybinder.org/v2/git/{quote(remote, safe='')}/{branch}{query}"
 
 
-def binder_badge(remote, branch="HEAD"):
-    """The README's Binder badge, as Markdown, for this remote."""
-    return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(remote, branch)})"
+def binder_badge(remote, branch="HEAD", lang="en"):
+    """The README's Binder badge, as Markdown, for this remote (README.zh.md's opens the Chinese lesson 00)."""
+    path = f"{lessons_folder(lang)}/{Path(LESSON_00).name}"
+    return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(remote, branch, path)})"
 
 
 def origin_remote(repo_dir=REPO_ROOT):

@@ -3,6 +3,7 @@
 Everything here composes nbgrader's command line (``python -m nbgrader ...``); what it adds is
 the wiring to this repository's lessons and the course's settings.
 """
+import json
 import os
 import re
 import shutil
@@ -32,13 +33,31 @@ def assignment_id(notebook):
     return f"l{number}"
 
 
-def lesson_notebooks(repo=REPO_ROOT):
-    """Every solution notebook of the course, in order (new lessons are picked up automatically)."""
-    return sorted(p for p in (Path(repo) / "solutions").glob("[0-9]*.ipynb") if not p.name.startswith("."))
+LANGUAGES = ("en", "zh")  # the editions a course can be made from: solutions/ and solutions/zh/
+COURSE_SETTINGS = "paddlecourse-course.json"  # in the course directory: the edition it was made from
 
 
-def lessons_by_assignment(repo=REPO_ROOT):
-    return {assignment_id(p): p for p in lesson_notebooks(repo)}
+def lesson_notebooks(repo=REPO_ROOT, lang="en"):
+    """Every solution notebook of the course in ``lang``, in order (new lessons are picked up automatically).
+
+    Grade ids are the same in both editions, so a class may hand in either; the course's own copy
+    decides the language of the feedback."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"the course exists in {', '.join(LANGUAGES)}, not {lang!r}")
+    folder = Path(repo) / "solutions" / ("" if lang == "en" else lang)
+    return sorted(p for p in folder.glob("[0-9]*.ipynb") if not p.name.startswith("."))
+
+
+def lessons_by_assignment(repo=REPO_ROOT, lang="en"):
+    return {assignment_id(p): p for p in lesson_notebooks(repo, lang)}
+
+
+def course_language(course_dir):
+    """The edition a course directory was created from ("en" when it does not say)."""
+    settings = Path(course_dir) / COURSE_SETTINGS
+    if settings.exists():
+        return json.loads(settings.read_text(encoding="utf-8")).get("lang", "en")
+    return "en"
 
 
 # ---------------------------------------------------------------- configuration
@@ -162,15 +181,16 @@ def nbgrader(course_dir, *args, check=True, echo=False, timeout=None, env=None):
 
 # ---------------------------------------------------------------- the course directory
 
-def sync_sources(course_dir, repo=REPO_ROOT):
-    """Copy every solution notebook to ``source/<assignment>/``; returns the assignment ids.
+def sync_sources(course_dir, repo=REPO_ROOT, lang=None):
+    """Copy every solution notebook (of the course's edition) to ``source/<assignment>/``; returns the ids.
 
     Re-run it (``paddlecourse course sync``) after editing solutions/; grade ids
     are stable, so earlier submissions stay gradeable.
     """
     course_dir = Path(course_dir)
+    lang = lang or course_language(course_dir)
     ids = []
-    for notebook in lesson_notebooks(repo):
+    for notebook in lesson_notebooks(repo, lang):
         target = course_dir / "source" / assignment_id(notebook)
         target.mkdir(parents=True, exist_ok=True)
         shutil.copy2(notebook, target / notebook.name)
@@ -180,11 +200,13 @@ def sync_sources(course_dir, repo=REPO_ROOT):
 
 
 def create_course(course_dir, repo=REPO_ROOT, exchange=None, course_id=COURSE_ID, timeout=CELL_TIMEOUT,
-                  overwrite_config=False, generate=True):
+                  overwrite_config=False, generate=True, lang="en"):
     """Create (or refresh) an nbgrader course directory for this course; returns its path.
 
     With ``generate`` (the default) every lesson is also put in the gradebook and
     its student version generated (``nbgrader generate_assignment --create``).
+    ``lang="zh"`` makes it from the Chinese edition (solutions/zh/): the same assignments and
+    grade ids, the Chinese text, checks and feedback.
     """
     course_dir = Path(course_dir).resolve()
     exchange = Path(exchange).resolve() if exchange else course_dir / "exchange"
@@ -193,7 +215,9 @@ def create_course(course_dir, repo=REPO_ROOT, exchange=None, course_id=COURSE_ID
     config = course_dir / "nbgrader_config.py"
     if overwrite_config or not config.exists():
         config.write_text(config_text(course_dir, exchange, course_id, timeout), encoding="utf-8")
-    ids = sync_sources(course_dir, repo)
+    lesson_notebooks(repo, lang)  # an unknown language stops here, before anything is written
+    (course_dir / COURSE_SETTINGS).write_text(json.dumps({"lang": lang}) + "\n", encoding="utf-8")
+    ids = sync_sources(course_dir, repo, lang)
     if generate:
         for aid in ids:
             generate_assignment(course_dir, aid)

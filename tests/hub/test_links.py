@@ -34,6 +34,16 @@ def test_one_link_per_lesson_in_course_order():
         }
 
 
+def test_the_chinese_links_open_the_chinese_copies():
+    result = cli("--repo", "https://github.com/someone/paddlecourse", "--hub", "https://hub.example", "--lang", "zh")
+    assert result.returncode == 0, result.stderr
+    paths = [parse_qs(urlsplit(link).query)["urlpath"][0] for link in result.stdout.split()]
+    assert paths == [f"lab/tree/paddlecourse/lessons/zh/{lesson}" for lesson in LESSONS]
+    assert all((ROOT / "lessons" / "zh" / lesson).is_file() for lesson in LESSONS)
+    badge = cli("--binder", "--repo", "https://github.com/someone/paddlecourse", "--lang", "zh")
+    assert "urlpath=lab/tree/lessons/zh/00_setup_and_first_run.ipynb" in badge.stdout, badge.stdout + badge.stderr
+
+
 def test_the_clone_folder_drops_a_trailing_dot_git():
     assert target_folder("https://gitlab.example/a/course.git") == "course"
     assert target_folder("file:///srv/git/paddlecourse.git/") == "paddlecourse"
