@@ -104,6 +104,7 @@ def known_exercises():
     return found
 
 
+_SHORT = re.compile(r"^\s*ex(?:ercise)?\s*0*(?P<number>\d{1,2})\s*$", re.I)
 _LESSON_ONLY = re.compile(r"^\s*l?(?:esson)?\s*0*(?P<lesson>\d{1,2})\s*$", re.I)
 
 
@@ -116,7 +117,17 @@ def _suggestion(exercise):
     text = str(exercise).strip().lower()
     loose = _LOOSE.match(text) or _LESSON_ONLY.match(text)
     picks = []
-    if loose:  # l3-ex3, l03ex3, l03-ex9, l03: the digits say which lesson (and exercise) was meant
+    short = _SHORT.match(text)
+    if short:  # "ex2": exercise 2 of the lesson this kernel has been running
+        try:
+            from .progress import current_lesson
+
+            lesson = current_lesson()
+        except Exception:
+            lesson = None
+        guess = f"l{lesson}-ex{int(short.group('number'))}" if lesson else None
+        picks = [guess] if guess in known else []
+    if loose and not picks:  # l3-ex3, l03ex3, l03-ex9, l03: the digits say which lesson (and exercise) was meant
         lesson = f"l{int(loose.group('lesson')):02d}-ex"
         number = loose.groupdict().get("number")
         guess = f"{lesson}{int(number)}" if number else None

@@ -112,6 +112,11 @@ def first_sentence(error):
     """Only the first whole sentence of ``error_message`` (for one-line check messages)."""
     text = error_message(error)
     name, _, body = text.partition(": ")
+    if body.startswith("In transformed code:"):
+        # to_static re-raises the op's error after the converted code's frames: that error is the news
+        inner = list(re.finditer(r"\b([A-Z]\w*(?:Error|Exception)): ", body))
+        if inner:
+            name, body = inner[-1].group(1), body[inner[-1].end():]
     sentences = _sentences(body)
     if not sentences:
         return name

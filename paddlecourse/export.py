@@ -656,7 +656,7 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
         if bad_batches:
             problem = _("The spec asks for {given}, but the saved model declares {saved}: the layer was converted in "
                         "the default mode (SOT) and called before export, and jit.save kept the shapes of the last "
-                        "call and at the other batch sizes it gives wrong numbers or fails.")
+                        "call, so at other batch sizes it gives wrong numbers or fails.")
         else:
             problem = _("The spec asks for {given}, but the saved model declares {saved}: the layer was converted in "
                         "the default mode (SOT) and called before export, and jit.save kept the shapes of the last "
@@ -683,7 +683,9 @@ def _diagnose(report, specialised, fixed_batch, conversion_kind, eager_random, e
             # Translators: put after another sentence, with its leading space; {error} is Paddle's own (English)
             + (_(" Paddle says: {error}").format(error=why) if why else ""),
             _("Write None for the batch dimension: InputSpec({shape}, '{dtype}', ...).").format(
-                shape=_dims_text([None] + list(spec.shape[1:])), dtype=_dtype_text(spec.dtype))))
+                # a float64 spec is told apart; the fix names the model's dtype, not the spec's
+                shape=_dims_text([None] + list(spec.shape[1:])),
+                dtype="float32" if any(p.kind == "dtype" for p in report.problems) else _dtype_text(spec.dtype))))
         explained = True
     elif fixed_batch:
         spec = fixed_batch[0]
@@ -766,11 +768,14 @@ def check_input_spec(name, found, features, dtype="float32", *, list_required=Tr
         shape = list(spec.shape)
         problems = []
         # Translators: the three parts of "`{name}`: {problems}. Write {answer}.", joined by "; "
-        if shape and not _is_dynamic(shape[0]):
+        if len(shape) == len(features):
+            problems.append(_("it has no batch dimension ({shape}): put None in front of the {count} feature "
+                              "dimension(s)").format(shape=_dims_text(shape), count=len(features)))
+        elif shape and not _is_dynamic(shape[0]):
             problems.append(_("it fixes the batch size at {batch} ({shape}), which the export "
                               "bakes in: write None for the batch dimension").format(batch=int(shape[0]),
                                                                                      shape=_dims_text(shape)))
-        if [int(d) if not _is_dynamic(d) else None for d in shape[1:]] != list(features):
+        if len(shape) != len(features) and [int(d) if not _is_dynamic(d) else None for d in shape[1:]] != list(features):
             # Translators: {wanted} is a shape whose first dimension is the word "batch", e.g. [batch, 784]
             problems.append(_("it describes {shape} but the model takes {wanted}").format(
                 shape=_dims_text(shape),

@@ -123,6 +123,25 @@ def graded_cells(number):
     return [(grade_id, points, digests) for grade_id, (points, digests) in cells.items()]
 
 
+def current_lesson():
+    """The lesson ("02") whose cells ran last in this kernel, or None: a short id like `ex2` means this one."""
+    import nbformat
+
+    owners = {}
+    for folder in _lesson_dirs():
+        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+            try:
+                cells = nbformat.read(path, as_version=4).cells
+            except Exception:
+                continue
+            for cell in cells:
+                if cell.cell_type == "code" and cell.source.strip():
+                    owners.setdefault(digest(cell.source), set()).add(path.name[:2])
+    # a cell every lesson shares (the set-up cell) says nothing about which lesson this is
+    owner = {d: lessons.pop() for d, lessons in owners.items() if len(lessons) == 1}
+    return next((owner[d] for d in reversed(list(_RUNS)) if d in owner), None)
+
+
 def known_lessons():
     numbers = set()
     for folder in _lesson_dirs():

@@ -230,7 +230,7 @@ def undefined_name_sentence(error, tb=None):
         # Translators: put in after "`x` is not defined yet", with its leading space; {function} is code
         where = _(" (your function `{function}` uses it)").format(function=innermost.co_name)
     name = match.group("name")
-    if len(name) == 1 and name.isupper():  # `answer = B`
+    if len(name) == 1 and name.isalpha():  # `answer = B`, `why_interleave = b`: a quiz letter without quotes
         return _("`{name}` is not defined yet{where}: if you meant the letter as an answer, write it in quotes, "
                  "\"{name}\"; otherwise run the cell that defines it — usually the answer cell above, or the "
                  "lesson's earlier cells after a kernel restart.").format(name=name, where=where)

@@ -168,3 +168,17 @@ def test_a_typo_gets_the_nearest_real_ids_and_no_path(typo, meant):
 def test_the_catchup_error_renders_as_one_line_in_ipython():
     error = CatchUpError("There is no exercise l00-ex9 in lesson 00.")
     assert error._render_traceback_() == ["CatchUpError: There is no exercise l00-ex9 in lesson 00."]
+
+
+def test_a_short_id_is_read_in_the_lesson_that_ran_last(monkeypatch):
+    """`%catchup ex2` in lesson 02 suggests l02-ex2, not the other lessons' second exercises."""
+    import importlib
+
+    progress = importlib.import_module("paddlecourse.progress")   # the module (the package exports the function)
+    lesson = nbformat.read(ROOT / "lessons" / "02_autograd_by_hand.ipynb", as_version=4)
+    code = [c.source for c in lesson.cells if c.cell_type == "code" and "nbgrader" not in c.metadata]
+    # the set-up cell (the same in every lesson), then one of lesson 02's own cells
+    monkeypatch.setattr(progress, "_RUNS", {progress.digest(code[0]): (True, ""), progress.digest(code[3]): (True, "")})
+    with pytest.raises(CatchUpError) as raised:
+        catchup("ex2")
+    assert "Did you mean l02-ex2?" in str(raised.value), str(raised.value)

@@ -116,6 +116,9 @@ def test_ex3_static_double_mlp(lesson):
              "`static_double_mlp(batch)` raised KeyError", "'inputs'", "the name your paddle.static.data declares")
     # the recipe without "times 2"
     rejected(lesson, "l01-ex3", ex3(recipe=RECIPE.replace(" * 2", "")), "static_double_mlp(batch)", "multiply by 2")
+    # the value fetched by a name (only inputs and parameters have one)
+    rejected(lesson, "l01-ex3", ex3(run=RUN.replace("fetch_list=[doubled]", 'fetch_list=["doubled"]')),
+             "fetch_list takes the value itself")
     # the symbolic value returned instead of the fetched numbers
     rejected(lesson, "l01-ex3", ex3(run="        result = doubled"), "symbolic value", "fetch")
     # executor.run's list not unpacked

@@ -201,10 +201,14 @@ def export_fixed(model, prefix):
         train_mode = lesson.try_answer("l08-ex9", EVALUATE.format(before="pass", after="pass"))
         rejected(train_mode, "accuracy in evaluation mode", "model.eval()")
         left_in_eval = lesson.try_answer("l08-ex9", EVALUATE.format(before="model.eval()", after="pass"))
-        rejected(left_in_eval, "1 of 4 parts", "back in training mode", "model.train()")
+        rejected(left_in_eval, "1 of 5 parts", "back in training mode", "model.train()")
         # the trained model is right on every point, so a function that only says 1.0 must still fail
         constant = lesson.try_answer("l08-ex9", "def evaluate(model, x, y, batch_size=2):\n    return 1.0")
-        rejected(constant, "1 of 4 parts", "labels that are all flipped", "labels you are given")
+        rejected(constant, "1 of 5 parts", "labels that are all flipped", "labels you are given")
+        # the broken loop fed the whole set as one batch: right and repeatable, but BatchNorm learned from it
+        one_batch = lesson.try_answer("l08-ex9", "def evaluate(model, x, y, batch_size=2):\n"
+                                                 "    return evaluate_broken(model, x, y, batch_size=len(x))")
+        rejected(one_batch, "running statistics as they were", "model.eval()")
         passes(lesson, "l08-ex9")
 
         # Exercise 10: the first command
