@@ -455,6 +455,8 @@ def build_site(out=DEFAULT_OUT, hub_url=None, repo=None, branch=None, root=REPO_
             html_dir = work / lang / "html"
             if (html_dir / "_sources").is_dir() and not any((html_dir / "_sources").iterdir()):
                 (html_dir / "_sources").rmdir()
+            for template in (html_dir / "_static").glob("*webpack-macros.html"):
+                template.unlink()  # the themes' Jinja macros, copied with their static files: not a page
             shutil.copytree(html_dir, out / words["folder"] if words["folder"] else out, dirs_exist_ok=True)
     for lang, words in LANGUAGES.items():
         folder = out / words["folder"] / "notebooks" if words["folder"] else out / "notebooks"

@@ -23,6 +23,7 @@ nb_execution_mode = "off"  # the stored outputs of solutions/ are the pages' out
 nb_merge_streams = True
 myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
+smartquotes = False  # the text as the lessons write it: "quotes" in prose are code and messages more often than not
 suppress_warnings = ["myst.header"]  # lessons open with '# Lesson' and go on with '###' in places
 
 html_theme = "sphinx_book_theme"
