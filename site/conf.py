@@ -27,6 +27,7 @@ smartquotes = False  # the text as the lessons write it: "quotes" in prose are c
 suppress_warnings = ["myst.header"]  # lessons open with '# Lesson' and go on with '###' in places
 
 html_theme = "sphinx_book_theme"
+templates_path = ["_templates"]  # one component overridden, for axe (see the file)
 html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"
 html_context = {"default_mode": "auto"}  # light or dark as the reader's system says; empty, the theme logs an error
@@ -58,5 +59,20 @@ def _copy_mathjax(app, exception):
                     dirs_exist_ok=True)
 
 
+def _fix_chinese_stemmer(app, exception):
+    """Sphinx 9.0 (the last for Python 3.11) names the Chinese search's stemmer ChineseStemmer, but ships
+    English's: the page stops with 'ChineseStemmer is not defined' (sphinx-doc/sphinx#14229). Point it at
+    the stemmer the file defines, as the upstream fix does (sphinx-doc/sphinx#14416)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    data = Path(app.outdir) / "_static" / "language_data.js"
+    if data.is_file():
+        text = data.read_text(encoding="utf-8")
+        if "window.Stemmer = ChineseStemmer;" in text and "ChineseStemmer=function" not in text:
+            data.write_text(text.replace("window.Stemmer = ChineseStemmer;", "window.Stemmer = EnglishStemmer;"),
+                            encoding="utf-8")
+
+
 def setup(app):
     app.connect("build-finished", _copy_mathjax)
+    app.connect("build-finished", _fix_chinese_stemmer)
