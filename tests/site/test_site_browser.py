@@ -150,3 +150,21 @@ def test_the_formulas_are_typeset_by_the_sites_own_mathjax(browser, served_site)
         assert page.evaluate("() => [...document.scripts].some(s => s.src.endsWith('_static/mathjax/tex-mml-chtml.js'))")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, query, lesson", [("en", "accumulate", "Autograd by hand"),
+                                                 ("zh", "梯度", "手算梯度")])
+def test_the_search_finds_a_lesson_by_its_words(browser, served_site, lang, query, lesson):
+    """Sphinx's own search, in each language: the Chinese index needs jieba to split Chinese into words (a query
+    is not split: one word at a time, 梯度 finds, 梯度累加 does not)."""
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
+    page = context.new_page()
+    try:
+        folder = LANG_FOLDERS[lang] + "/" if LANG_FOLDERS[lang] else ""
+        page.goto(f"{served_site}{folder}search.html?q={query}", wait_until="load")
+        page.locator("#search-results li a").first.wait_for(timeout=20_000)
+        titles = page.locator("#search-results li a").all_inner_texts()
+        assert any(lesson in title for title in titles), titles
+    finally:
+        context.close()
