@@ -167,6 +167,7 @@ def _static_output(output, words, where):
     data = output.get("data")
     if not data:
         return output
+    description = _one_line(data.get("text/plain", ""))  # before a widget drops its other forms
     if WIDGET_MIME in data:
         form = next((mime for mime in STATIC_FORMS if mime in data), None)
         if form is None:
@@ -174,7 +175,6 @@ def _static_output(output, words, where):
         output.data = {form: data[form]}
         output.metadata = {}
         data = output.data
-    description = _one_line(data.get("text/plain", ""))
     if "text/html" in data:
         data["text/html"] = _with_alt_text(_text(data["text/html"]), description, where)
     elif any(mime in data for mime in ("image/png", "image/jpeg", "image/svg+xml")):
@@ -197,7 +197,7 @@ def _one_line(text):
 
 _IMG = re.compile(r"<img\b[^>]*>", re.I)
 _SVG = re.compile(r"<svg\b[^>]*>", re.I)
-_ALT = re.compile(r"""\balt\s*=\s*(["'])(.*?)\1""", re.I | re.S)
+_ALT = re.compile(r"""(?<![\w-])alt\s*=\s*(["'])(.*?)\1""", re.I | re.S)
 
 
 def _with_alt_text(markup, description, where):

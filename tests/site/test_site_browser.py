@@ -9,6 +9,7 @@ in the dark theme too.
 """
 import functools
 import http.server
+import json
 import os
 import sys
 import threading
@@ -26,6 +27,7 @@ AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1366, 390)
 HEIGHT = 900
 SHOTS = SCREENSHOTS / "site"
+RECORDS = ROOT / "test-artifacts" / "site"  # per page: its screenshots and axe's findings of every impact
 NAMES = [p.stem for p in solution_paths(ROOT / "solutions", include_extras=True)] + ["index", "search", "genindex"]
 PAGES = [f"{LANG_FOLDERS[lang]}/{name}.html".lstrip("/") for lang in LANG_FOLDERS for name in NAMES]
 
@@ -127,6 +129,9 @@ def test_every_page_fits_has_no_console_error_and_passes_axe(browser, served_sit
         records.append(record)
     minor = sorted({f"{v['impact']} {v['id']}" for r in records for v in r["violations"]})
     print(f"{path}: screenshots {[r['shot'] for r in records]}; other axe findings: {minor or 'none'}")
+    RECORDS.mkdir(parents=True, exist_ok=True)  # what axe said about each page, kept for the record
+    (RECORDS / f"{path.replace('/', '-')[:-5]}.json").write_text(json.dumps(
+        dict(zip((f"{w}px" for w in WIDTHS), records), problems=problems), indent=1, ensure_ascii=False))
     assert not problems, f"{path}:\n" + "\n".join(problems)
 
 
