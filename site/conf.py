@@ -40,6 +40,7 @@ html_theme_options = {
     "use_fullscreen_button": False,
     "home_page_in_toc": True,
     "show_toc_level": 2,
+    "article_header_end": ["pc-language-switch.html", "article-header-buttons.html"],
 }
 
 # MathJax from the django-static-mathjax wheel (plain static files; Django is not needed), not a CDN

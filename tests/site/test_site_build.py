@@ -371,6 +371,19 @@ def test_the_index_lists_every_lesson_with_what_you_will_do_and_its_time(built_s
     assert (page.path.parent / switch).resolve() == (folder(built_site, "zh" if lang == "en" else "en") / "index.html").resolve()
 
 
+def test_every_page_links_to_itself_in_the_other_language(built_site):
+    """The course's pages in their bar, and the pages Sphinx makes (search, index of terms) in their header."""
+    checked = 0
+    for lang, other in (("en", "zh"), ("zh", "en")):
+        for path in folder(built_site, lang).glob("*.html"):
+            page = Page(path)
+            switches = [ref for tag, _, ref in page.refs if tag == "a" and (path.parent / ref).resolve()
+                        == (folder(built_site, other) / path.name).resolve()]
+            assert switches, f"{lang}/{path.name} has no link to {other}/{path.name}"
+            checked += 1
+    assert checked == 2 * (len(NAMES["en"]) + 3)  # the notebooks, index, search and genindex
+
+
 def test_each_page_says_its_language(built_site):
     for lang in LANGS:
         for path in folder(built_site, lang).glob("*.html"):
