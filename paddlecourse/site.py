@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import nbformat
 
@@ -294,6 +295,9 @@ def _web_address(remote):
     found = re.fullmatch(r"(?:git@|ssh://git@)([^/:]+)[/:](.+?)(?:\.git)?/?", remote)
     if found:
         return f"https://{found.group(1)}/{found.group(2)}"
+    parts = urlsplit(remote)
+    if parts.username or parts.password:  # a token in the remote (some CI put one there) is never published
+        remote = urlunsplit(parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else "")))
     return remote[:-4] if remote.endswith(".git") else remote
 
 

@@ -399,3 +399,5 @@ def test_launch_links_open_this_checkouts_origin_or_say_they_are_a_placeholder()
         assert repo.startswith("https://") and binder_url(repo)
     assert site._web_address("git@github.com:someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
     assert site._web_address("https://github.com/someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
+    assert site._web_address("https://x-access-token:ghs_secret@github.com/someone/paddlecourse.git") == (
+        "https://github.com/someone/paddlecourse"), "a token in the remote must not reach the pages"
