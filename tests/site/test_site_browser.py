@@ -130,7 +130,8 @@ def test_every_page_fits_has_no_console_error_and_passes_axe(browser, served_sit
     minor = sorted({f"{v['impact']} {v['id']}" for r in records for v in r["violations"]})
     print(f"{path}: screenshots {[r['shot'] for r in records]}; other axe findings: {minor or 'none'}")
     RECORDS.mkdir(parents=True, exist_ok=True)  # what axe said about each page, kept for the record
-    (RECORDS / f"{path.replace('/', '-')[:-5]}.json").write_text(json.dumps(
+    lang, name = path.split("/") if "/" in path else ("en", path)
+    (RECORDS / f"{lang}-{name[:-5]}.json").write_text(json.dumps(
         dict(zip((f"{w}px" for w in WIDTHS), records), problems=problems), indent=1, ensure_ascii=False))
     assert not problems, f"{path}:\n" + "\n".join(problems)
 
