@@ -28,7 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import nbformat
 
-from .deploy_links import REPO_ROOT, LinkError, binder_url, lesson_link, origin_remote
+from .deploy_links import REPO_ROOT, LinkError, binder_url, lesson_link, lessons_folder, origin_remote
 
 SITE_CONFIG = REPO_ROOT / "site"
 DEFAULT_OUT = REPO_ROOT / "build" / "site"
@@ -335,13 +335,12 @@ def page_bar(lang, page, repo, branch, hub_url):
     parts = [f'<a class="pc-lang" href="{switch_href}" hreflang="{other["sphinx"][:2]}" lang="{other["sphinx"][:2]}" '
              f'title="{html.escape(words["switch_label"])}">{html.escape(words["switch"])}</a>']
     if page != "index":
-        path = f"{words['lessons']}/{page}.ipynb"
+        path = f"{lessons_folder(lang)}/{page}.ipynb"
         parts.append(f'<a class="pc-launch" href="{html.escape(binder_url(repo, branch, path))}">'
                      f'{html.escape(words["binder"])}</a>')
         if hub_url:
-            lesson = f"{words['folder']}/{page}.ipynb" if words["folder"] else f"{page}.ipynb"
-            parts.append(f'<a class="pc-launch" href="{html.escape(lesson_link(hub_url, repo, branch, lesson))}">'
-                         f'{html.escape(words["hub"])}</a>')
+            link = lesson_link(hub_url, repo, branch, f"{page}.ipynb", lang=lang)
+            parts.append(f'<a class="pc-launch" href="{html.escape(link)}">{html.escape(words["hub"])}</a>')
         parts.append(f'<a class="pc-launch" href="notebooks/{page}.ipynb" download="{page}.ipynb" type="application/x-ipynb+json">'
                      f'{html.escape(words["download"])}</a>')
     return f'<nav class="pc-bar" aria-label="{html.escape(words["bar"])}">' + " ".join(parts) + "</nav>"

@@ -336,15 +336,14 @@ def test_a_widget_shows_its_static_form_and_says_it_is_live_when_launched(built_
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_lesson_page_launches_binder_the_hub_and_the_download_and_switches_language(built_site, lang):
-    lessons, _, prefix = LANGS[lang]
+    lessons = LANGS[lang][0]
     other = "zh" if lang == "en" else "en"
     for name in NAMES[lang]:
         page = Page(folder(built_site, lang) / f"{name}.html")
         links = {(a.get("class") or "", a.get("href")) for a in page.bar}
         hrefs = [href for _, href in links]
         assert binder_url(REPO, BRANCH, f"{lessons}/{name}.ipynb") in hrefs, (lang, name, hrefs)
-        lesson = f"{prefix}/{name}.ipynb" if prefix else f"{name}.ipynb"
-        hub = lesson_link(HUB, REPO, BRANCH, lesson)
+        hub = lesson_link(HUB, REPO, BRANCH, f"{name}.ipynb", lang=lang)
         assert hub in hrefs, (lang, name, hrefs)
         query = {k: v[0] for k, v in parse_qs(urlsplit(hub).query).items()}
         assert query["urlpath"] == f"lab/tree/paddlecourse/{lessons}/{name}.ipynb" and query["branch"] == BRANCH
