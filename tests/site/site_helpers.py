@@ -11,8 +11,8 @@ LANG_FOLDERS = {"en": "", "zh": "zh"}
 
 
 class BuiltSite:
-    def __init__(self, out, seconds, output):
-        self.out, self.seconds, self.output = Path(out), seconds, output
+    def __init__(self, out, seconds, output, cpu_seconds=None):
+        self.out, self.seconds, self.output, self.cpu_seconds = Path(out), seconds, output, cpu_seconds
 
     def folder(self, lang):
         return self.out / LANG_FOLDERS[lang] if LANG_FOLDERS[lang] else self.out
