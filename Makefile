@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
 
-.PHONY: lab test setup setup-test system-parts lessons clean
+.PHONY: lab test setup setup-test system-parts lessons site clean
 
 lab: setup
 	$(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
@@ -40,6 +40,11 @@ system-parts:
 # Regenerate the student copies in lessons/ from solutions/ (after editing a solution).
 lessons: setup
 	$(BIN)/paddlecourse build
+
+# The course as a static website in build/site/ (English and Chinese), from the stored outputs; no kernel,
+# no network. HUB_URL=https://hub.example.org adds each lesson's JupyterHub button (see README).
+site: setup-test
+	$(BIN)/paddlecourse site $(if $(HUB_URL),--hub-url $(HUB_URL)) $(SITE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts

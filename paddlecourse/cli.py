@@ -162,6 +162,19 @@ def _links(args):
     return 0
 
 
+def _site(args):
+    from .deploy_links import LinkError
+    from .site import SiteError, build_site
+
+    try:
+        report = build_site(args.out, hub_url=args.hub_url, repo=args.repo, branch=args.branch)
+    except (SiteError, LinkError) as error:
+        print(f"paddlecourse site: {error}", file=sys.stderr)
+        return 2
+    print(report)
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="paddlecourse", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -240,6 +253,15 @@ def main(argv=None):
     links.add_argument("--names", action="store_true", help="print each lesson's file name before its link")
     links.add_argument("--lang", choices=["en", "zh"], default="en", help="the edition the links open (zh: lessons/zh/)")
     links.set_defaults(run=_links)
+
+    site = commands.add_parser(
+        "site", help="authors: the course as a static website (English and Chinese), from the stored outputs")
+    site.add_argument("--out", default="build/site", help="folder for the HTML (default: build/site; emptied first)")
+    site.add_argument("--hub-url", help="a JupyterHub's address for each lesson's nbgitpuller button, e.g. "
+                                        "https://hub.example.org (default: $PADDLECOURSE_HUB_URL; none: no hub button)")
+    site.add_argument("--repo", help="the repository the launch links open (default: this checkout's origin)")
+    site.add_argument("--branch", help="its branch (default: origin's default branch, else main)")
+    site.set_defaults(run=_site)
 
     args = parser.parse_args(argv)
     return args.run(args) or 0

@@ -1,0 +1,176 @@
+"""Every page of the course website in a real browser (issue 16): Debian's Chromium through Playwright
+(the session's `browser` fixture), the built site served from 127.0.0.1 by Python's http.server.
+
+Each page, at 1366 px and at 390 px: a full-page screenshot (test-artifacts/screenshots/site/en/ and zh/), no
+horizontal overflow (wide tables and code scroll in their own box), no console error, no failed or
+outside request, every picture loaded, and axe-core (tests/browser/node_modules, as test_pictures.py
+loads it) with no serious or critical violation (colour contrast at 1366 px: see _AXE_RUN), and a lesson
+in the dark theme too.
+"""
+import functools
+import http.server
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from site_helpers import LANG_FOLDERS, ROOT
+
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from lab import SCREENSHOTS  # noqa: E402
+
+from paddlecourse.build import solution_paths  # noqa: E402
+
+AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+WIDTHS = (1366, 390)
+HEIGHT = 900
+SHOTS = SCREENSHOTS / "site"
+RECORDS = ROOT / "test-artifacts" / "site"  # per page: its screenshots and axe's findings of every impact
+NAMES = [p.stem for p in solution_paths(ROOT / "solutions", include_extras=True)] + ["index", "search", "genindex"]
+PAGES = [f"{LANG_FOLDERS[lang]}/{name}.html".lstrip("/") for lang in LANG_FOLDERS for name in NAMES]
+
+# Runs in the page: how wide the document is, and which elements stick out of the window (for the message).
+_OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p); if (['auto', 'scroll', 'hidden'].includes(s.overflowX)) return true; }
+    return false; };
+  const wide = [...document.body.querySelectorAll('*')].filter(el => {
+      const r = el.getBoundingClientRect(); return r.width && r.right > width + 1 && !scrolls(el); })
+    .slice(0, 5).map(el => el.tagName.toLowerCase() + '.' + [...el.classList].slice(0, 2).join('.') +
+                     ' right=' + Math.round(el.getBoundingClientRect().right));
+  return {scroll: document.documentElement.scrollWidth, client: width, wide};
+}"""
+_PICTURES = """() => [...document.images].filter(img => !(img.complete && img.naturalWidth > 0))
+  .map(img => (img.getAttribute('src') || '').slice(0, 80))"""
+_MATH_DONE = "() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)"
+# At 390 px the page is the same HTML with the same colours (the theme's CSS changes layout, not colour, with
+# the width), so colour contrast, axe's slowest rule, is checked at 1366 px, where every part is visible.
+_AXE_RUN = """async (contrast) => {
+  const result = await axe.run(document, {resultTypes: ['violations'], rules: {'color-contrast': {enabled: contrast}}});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
+                                      where: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + n.html.slice(0, 120))}));
+}"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def served_site(built_site):
+    """The built site on http://127.0.0.1:PORT/, stopped when this module's tests are done."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built_site.out)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+def _require_axe():
+    if AXE.is_file():
+        return
+    reason = f"SYSTEM PART MISSING: axe-core ({AXE}). Install it with: bash tools/system-parts.sh (npm ci in tests/browser)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def visit(browser, base, path, width, color_scheme="light"):
+    """Open one page at one width; return what went wrong there (a list of sentences) and the page's record."""
+    context = browser.new_context(viewport={"width": width, "height": HEIGHT}, color_scheme=color_scheme)
+    page = context.new_page()
+    errors, outside = [], []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    page.on("requestfailed", lambda request: errors.append(f"request failed: {request.url}"))
+    page.on("response", lambda response: errors.append(f"HTTP {response.status}: {response.url}")
+            if response.status >= 400 else None)
+    page.on("request", lambda request: outside.append(request.url)
+            if not request.url.startswith((base, "data:", "blob:", "about:")) else None)
+    try:
+        page.goto(base + path, wait_until="load", timeout=60_000)
+        page.evaluate(f"async () => {{ const p = ({_MATH_DONE})(); if (p && p.then) await p; }}")
+        page.wait_for_timeout(200)  # the theme's scripts settle (sidebar, table of contents)
+        overflow = page.evaluate(_OVERFLOW)
+        broken = page.evaluate(_PICTURES)
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(_AXE_RUN, width == max(WIDTHS))
+        lang, name = path.split("/") if "/" in path else ("en", path)
+        shot = SHOTS / lang / f"{name[:-5]}-{width}px{'-dark' if color_scheme == 'dark' else ''}.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True, timeout=30_000)
+    finally:
+        context.close()
+    problems = [f"{width}px: console: {error}" for error in errors]
+    problems += [f"{width}px: loads from outside: {url}" for url in outside]
+    if overflow["scroll"] > overflow["client"] + 1:
+        problems.append(f"{width}px: the page scrolls sideways ({overflow['scroll']} > {overflow['client']} px): "
+                        f"{overflow['wide']}")
+    problems += [f"{width}px: picture did not load: {src}" for src in broken]
+    problems += [f"{width}px: axe {v['impact']} {v['id']} ({v['help']}) x{v['nodes']}: {v['where']}"
+                 for v in violations if v["impact"] in ("serious", "critical")]
+    return problems, {"shot": shot.name, "violations": violations}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_fits_has_no_console_error_and_passes_axe(browser, served_site, path):
+    _require_axe()
+    problems, records = [], []
+    for width in WIDTHS:
+        found, record = visit(browser, served_site, path, width)
+        problems += found
+        records.append(record)
+    minor = sorted({f"{v['impact']} {v['id']}" for r in records for v in r["violations"]})
+    print(f"{path}: screenshots {[r['shot'] for r in records]}; other axe findings: {minor or 'none'}")
+    RECORDS.mkdir(parents=True, exist_ok=True)  # what axe said about each page, kept for the record
+    lang, name = path.split("/") if "/" in path else ("en", path)
+    (RECORDS / f"{lang}-{name[:-5]}.json").write_text(json.dumps(
+        dict(zip((f"{w}px" for w in WIDTHS), records), problems=problems), indent=1, ensure_ascii=False))
+    assert not problems, f"{path}:\n" + "\n".join(problems)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["02_autograd_by_hand.html", "zh/02_autograd_by_hand.html"])
+def test_a_lesson_reads_in_the_dark_theme_too(browser, served_site, path):
+    """The theme follows the reader's system: in dark mode the text, code and links keep their contrast."""
+    _require_axe()
+    problems, _ = visit(browser, served_site, path, WIDTHS[0], color_scheme="dark")
+    assert not problems, f"{path} (dark):\n" + "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_the_formulas_are_typeset_by_the_sites_own_mathjax(browser, served_site):
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
+    page = context.new_page()
+    try:
+        page.goto(served_site + "02_autograd_by_hand.html", wait_until="load")
+        page.evaluate(f"async () => {{ const p = ({_MATH_DONE})(); if (p && p.then) await p; }}")
+        assert page.locator("mjx-container").count() >= 10, "the lesson's formulas were not typeset"
+        assert page.evaluate("() => [...document.scripts].some(s => s.src.endsWith('_static/mathjax/tex-mml-chtml.js'))")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang, query, lesson", [("en", "accumulate", "Autograd by hand"),
+                                                 ("zh", "梯度", "手算梯度")])
+def test_the_search_finds_a_lesson_by_its_words(browser, served_site, lang, query, lesson):
+    """Sphinx's own search, in each language: the Chinese index needs jieba to split Chinese into words (a query
+    is not split: one word at a time, 梯度 finds, 梯度累加 does not)."""
+    context = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
+    page = context.new_page()
+    try:
+        folder = LANG_FOLDERS[lang] + "/" if LANG_FOLDERS[lang] else ""
+        page.goto(f"{served_site}{folder}search.html?q={query}", wait_until="load")
+        page.locator("#search-results li a").first.wait_for(timeout=20_000)
+        titles = page.locator("#search-results li a").all_inner_texts()
+        assert any(lesson in title for title in titles), titles
+    finally:
+        context.close()
