@@ -28,7 +28,7 @@ LIBRARY_DOMAIN = "paddlecourse"
 # calls whose text a learner sees drawn or printed by the library (beyond checks' hint/label arguments)
 DRAWN = {"set_title", "set_xlabel", "set_ylabel", "suptitle", "title", "xlabel", "ylabel", "legend", "text",
          "annotate", "CheckFailed", "check_value", "check_answer", "check_true", "check_shape", "check_dtype",
-         "check_grad", "check_parts", "run_answer"}
+         "check_grad", "check_parts", "run_answer", "add_node", "add_edge", "GraphPicture"}
 SHOWN_KEYWORDS = {"hint", "because", "label", "title", "xlabel", "ylabel", "caption", "alt", "description"}
 NOT_SHOWN = {"print", "options", "startswith", "endswith", "split", "replace", "join", "format", "get", "pop",
              "setdefault", "index", "count", "find", "astype", "open", "environ", "getenv", "filterwarnings",

@@ -114,8 +114,8 @@ def no_answer_yet(name, found=None):
         )
     failed = CheckFailed(
         # Translators: {name} is the learner's variable; keep "# YOUR CODE HERE" as it is (the cell says it)
-        _("`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE), "
-          "run that cell, then this one.").format(name=name)
+        _("`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE, in "
+          "place of `raise NotImplementedError()`), run that cell, then this one.").format(name=name)
     )
     failed.unanswered = name  # check_parts(..., fold=True) names all such variables in one sentence
     return failed
@@ -583,12 +583,15 @@ def run_answer(label, function, *args, hint=None, **kwargs):
             raise stub from None
         if hint is None and _is_paddles_own(function):  # not the learner's code: no use calling it alone
             hint = _("The fix goes in your answer in the answer cell above.")
-        raise CheckFailed(
+        failed = CheckFailed(
             # Translators: {error} is "TypeName: the first sentence of Python's or Paddle's error" (English)
             _("`{call}` raised {error}").format(call=label, error=first_sentence(error)),
             hint=hint or _("Call `{call}` in a cell of its own to see the whole error; the fix goes in the answer "
                            "cell above.").format(call=label),
-        ) from None
+        )
+        # the error as Python gave it, untranslated: a lesson's check can match it in any language
+        failed.cause = f"{type(error).__name__}: {error}"
+        raise failed from None
     finally:
         if was_dynamic and not _in_dynamic_mode():  # the call died between enable_static() and disable_static()
             import paddle
@@ -625,8 +628,12 @@ class _Part:
         if text.startswith(f"{self.name}: "):
             text = text[len(self.name) + 2:]
         elif text.startswith((f"{self.name} ", f"{self.name}.", "`")):  # the message names it already
-            return f"✗ {text}" + (f" ({self.hint})" if self.hint else "")
-        return f"✗ {self.name}: {text}" + (f" ({self.hint})" if self.hint else "")
+            return f"✗ {text}" + self._hint_text()
+        return f"✗ {self.name}: {text}" + self._hint_text()
+
+    def _hint_text(self):
+        # Translators: a part's hint after its ✗ line, with its leading space (English: " (the hint)")
+        return _(" ({hint})").format(hint=self.hint) if self.hint else ""
 
 
 class Parts:
@@ -754,8 +761,9 @@ class Parts:
                 text = unanswered[0].text
             else:
                 # Translators: {names} is a list of variables, e.g. `a`, `b`; {last} the last one, e.g. `c`
-                text = _("{names} and {last} have no answer yet: write them in the answer "
-                         "cell above (where it says # YOUR CODE HERE), run that cell, then this one.").format(
+                text = _("{names} and {last} have no answer yet: write them in the answer cell above (where it "
+                         "says # YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then "
+                         "this one.").format(
                     names=_(", ").join(names[:-1]), last=names[-1])
             lines[lines.index(None)] = "✗ " + text
         seen = set()
@@ -813,7 +821,11 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
             self.parts.parts[-1].placeholder = getattr(error, "placeholder", False)
         elif error is not None:
             from .errors import first_sentence
+            from .session import undefined_name_sentence
 
+            sentence = undefined_name_sentence(error, tb)
+            if sentence is not None:  # a name the exercise asks for is not defined: the one friendly sentence
+                raise CheckFailed(sentence).with_traceback(None) from None
             self.parts.parts.append(
                 _Part(_("the rest of this check"), False,
                       # Translators: {error} is "TypeName: the first sentence of the error" (English)

@@ -125,7 +125,7 @@ def test_a_wrong_choice_and_a_wrong_part_fail_in_chinese():
             parts.check_value("b", 2, 2)
             parts.check_value("c", None, 3)
     lines = str(raised.value).splitlines()
-    assert lines[0] == "the parts：3 个部分中还有 2 个不对。"
+    assert lines[0] == "the parts：检查了 3 项，2 项未通过。"
     assert lines[1] == "✗ a: 应为 2，实际为 1。"
     assert lines[2] == "✓ b: 2"
     assert lines[3].startswith("✗ `c` 还没有答案")
@@ -137,7 +137,7 @@ def test_a_lessons_hint_label_and_title_come_out_translated(lesson_catalogue):
     # an f-string's text, matched against its template entry: the number is put back in place
     message = failure(check_value, "the loss after 60 steps", 0.9, 0.5)
     assert message.startswith("60 步之后的损失: 应为 0.5，实际为 0.9。")
-    assert failure(check_true, "loss_fell", False, because="the loss did not fall") == "loss_fell 不成立：损失没有下降。"
+    assert failure(check_true, "loss_fell", False, because="the loss did not fall") == "未满足“loss_fell”：损失没有下降。"
     with pytest.raises(CheckFailed) as raised:
         with check_parts("the four projects") as parts:
             parts.check_value("a", 1, 2, hint="Add the two numbers before you square them.")

@@ -148,10 +148,10 @@ class GraphPicture:
         )
         if font != LATIN_FONT:
             dot.edge_attr["fontname"] = font
-        for node_id, label, kind in self.nodes:
-            dot.node(node_id, label, **NODE_STYLES.get(kind, {}))
+        for node_id, label, kind in self.nodes:  # a lesson's own labels, in the language in force
+            dot.node(node_id, translate(label), **NODE_STYLES.get(kind, {}))
         for source, target, label in self.edges:
-            dot.edge(source, target, label=label)
+            dot.edge(source, target, label=translate(label))
         return dot
 
     def svg(self):
@@ -194,7 +194,7 @@ class GraphPicture:
 
     def alt_text(self):
         """One sentence for a screen reader: the title, every node in the order values flow, and the result."""
-        labels = {node_id: " ".join(label.split()) for node_id, label, _kind in self.nodes}
+        labels = {node_id: " ".join(translate(label).split()) for node_id, label, _kind in self.nodes}
         order = self._in_order()
         sinks = [n for n in order if not any(source == n for source, _target, _label in self.edges)]
         text = _("Graph: {title}. ").format(title=translate(self.title)) if self.title else _("Graph. ")
@@ -207,10 +207,10 @@ class GraphPicture:
 
     def text(self):
         """A readable listing: one line per node with what flows into it."""
-        labels = {node_id: label.replace("\n", " ") for node_id, label, _ in self.nodes}
+        labels = {node_id: translate(label).replace("\n", " ") for node_id, label, _ in self.nodes}
         incoming = {}
         for source, target, label in self.edges:
-            incoming.setdefault(target, []).append(labels.get(source, source) + (f" ({label})" if label else ""))
+            incoming.setdefault(target, []).append(labels.get(source, source) + (f" ({translate(label)})" if label else ""))
         lines = [translate(self.title)] if self.title else []
         for node_id, label, kind in self.nodes:
             line = f"[{kind}] {labels[node_id]}"
