@@ -115,7 +115,8 @@ def no_answer_yet(name, found=None):
     failed = CheckFailed(
         # Translators: {name} is the learner's variable; keep "# YOUR CODE HERE" as it is (the cell says it)
         _("`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE, in "
-          "place of `raise NotImplementedError()`), run that cell, then this one.").format(name=name)
+          "place of `raise NotImplementedError()`), run that cell, then this one (if you wrote it already, "
+          "that cell stopped with an error before reaching it: the error's last line says why).").format(name=name)
     )
     failed.unanswered = name  # check_parts(..., fold=True) names all such variables in one sentence
     return failed
@@ -763,7 +764,8 @@ class Parts:
                 # Translators: {names} is a list of variables, e.g. `a`, `b`; {last} the last one, e.g. `c`
                 text = _("{names} and {last} have no answer yet: write them in the answer cell above (where it "
                          "says # YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then "
-                         "this one.").format(
+                         "this one (if you wrote them already, that cell stopped with an error before reaching "
+                         "them: the error's last line says why).").format(
                     names=_(", ").join(names[:-1]), last=names[-1])
             lines[lines.index(None)] = "✗ " + text
         seen = set()

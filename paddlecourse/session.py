@@ -239,7 +239,8 @@ def undefined_name_sentence(error, tb=None):
                  "\"{name}...\"; otherwise run the cell that defines it — usually the answer cell above, or the "
                  "lesson's earlier cells after a kernel restart.").format(name=name, where=where)
     return _("`{name}` is not defined yet{where}: run the cell that defines it — usually the "
-             "answer cell above, or the lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+             "answer cell above (if you ran it, it stopped with an error before defining it: its last line says "
+             "why), or the lesson's earlier cells after a kernel restart.").format(name=name, where=where)
 
 
 def _friendly_errors():

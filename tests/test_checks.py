@@ -262,7 +262,9 @@ def test_every_check_names_an_unanswered_stub_and_the_cell_to_write_it_in(check,
     result, text = outcome(ALL_CHECKS[check], stub, capsys)
     assert result == "fail"
     assert text == ("`answer` has no answer yet: write it in the answer cell above (where it says "
-                    "# YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then this one.")
+                    "# YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then this one "
+                    "(if you wrote it already, that cell stopped with an error before reaching it: the error's last "
+                    "line says why).")
 
 
 def test_a_function_that_returns_none_is_told_to_return_its_result():
@@ -356,7 +358,8 @@ def test_check_parts_reports_every_part_in_one_message():
         "✓ project_a",
         "✗ project_b: 'dynamic' is not right. (B is exported for a C++ server.)",
         "✗ `project_c` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE, in place of `raise NotImplementedError()`), "
-        "run that cell, then this one.",
+        "run that cell, then this one (if you wrote it already, that cell stopped with an error before reaching it: "
+        "the error's last line says why).",
         "✗ loss_after: expected 0.5, found 0.9.",
     ])
 
@@ -486,7 +489,9 @@ def test_folded_parts_name_every_unanswered_variable_in_one_sentence():
             for name in ("deploy_A", "deploy_B", "deploy_C"):
                 parts.check_answer(name, None, "eager")
     assert str(failure.value) == ("`deploy_A`, `deploy_B` and `deploy_C` have no answer yet: write them in the answer "
-                                  "cell above (where it says # YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then this one.")
+                                  "cell above (where it says # YOUR CODE HERE, in place of `raise NotImplementedError()`), run that cell, then this one "
+                                  "(if you wrote them already, that cell stopped with an error before reaching them: the "
+                                  "error's last line says why).")
 
 
 def test_folded_parts_say_an_untouched_stub_once_and_fold_the_same_error():

@@ -127,7 +127,8 @@ def test_an_undefined_name_is_one_sentence_even_before_setup(fresh_course_kernel
     assert [e["ename"] for e in errors] == ["NameError"]  # still an error: nbgrader scores 0
     assert errors[0]["traceback"] == [
         "NameError: `hidden_shape` is not defined yet: run the cell that defines it — usually the answer cell "
-        "above, or the lesson's earlier cells after a kernel restart."]
+        "above (if you ran it, it stopped with an error before defining it: its last line says why), "
+        "or the lesson's earlier cells after a kernel restart."]
     _, errors, _ = execute(fresh_course_kernel, "def f():\n    return not_there\nf()")
     assert "(your function `f` uses it)" in errors[0]["traceback"][0]
     _, errors, _ = execute(fresh_course_kernel, "1 / 0")

@@ -137,7 +137,7 @@ def test_a_lessons_hint_label_and_title_come_out_translated(lesson_catalogue):
     # an f-string's text, matched against its template entry: the number is put back in place
     message = failure(check_value, "the loss after 60 steps", 0.9, 0.5)
     assert message.startswith("60 步之后的损失: 应为 0.5，实际为 0.9。")
-    assert failure(check_true, "loss_fell", False, because="the loss did not fall") == "未满足“loss_fell”：损失没有下降。"
+    assert failure(check_true, "loss_fell", False, because="the loss did not fall") == "loss_fell: 不成立，损失没有下降。"
     with pytest.raises(CheckFailed) as raised:
         with check_parts("the four projects") as parts:
             parts.check_value("a", 1, 2, hint="Add the two numbers before you square them.")

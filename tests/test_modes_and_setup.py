@@ -80,7 +80,8 @@ def test_setup_shows_an_undefined_name_as_one_sentence_and_other_errors_as_usual
         assert type(result.error_in_exec) is NameError  # still an error: nbgrader gives 0
         assert shown.stdout.strip() == (
             "NameError: `hidden_shape` is not defined yet: run the cell that defines it — usually the answer cell "
-            "above, or the lesson's earlier cells after a kernel restart.")
+            "above (if you ran it, it stopped with an error before defining it: its last line says why), "
+            "or the lesson's earlier cells after a kernel restart.")
         with capture_output() as shown:
             shell.run_cell('mismatch_cause = B')          # a multiple-choice letter without its quotes
         assert 'write it in quotes, "B"' in shown.stdout and "Traceback" not in shown.stdout

@@ -10,7 +10,7 @@ and works out ``recommendation()``: the mode to develop and train in, how to
 deploy, the first thing to do, and one reason per answer, each pointing back to
 the lesson that showed it. The rules follow what lessons 01-07 measured on Paddle
 3.3.1 (CPU): eager is the place to develop; ``to_static`` / ``jit.load`` alone were
-not faster than eager; the ``paddle.inference`` predictor was (from batch 64 up);
+not faster than eager; the ``paddle.inference`` predictor was on the course machine (from batch 64 up);
 without Python an export is required.
 
 ``DecisionWidget`` is the ipywidgets view: one row of toggle buttons per
@@ -145,10 +145,11 @@ class Decision:
                                "every mode: a static graph cannot speed it up."),
             "many small ops": N_("Many small ops pay launch overhead per op. to_static and jit.load did not win that "
                                  "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
-                                 "path that was faster, from batch 64 up."),
+                                 "path that was faster on the course machine, from batch 64 up - on some CPUs it "
+                                 "is not: measure yours."),
             "big ops": N_("Time goes into big matrix ops: faster kernels matter. In lesson 07, on the course machine, "
-                          "the predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256; to_static alone gave "
-                          "nothing."),
+                          "the predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256 (on an Intel Xeon machine only "
+                          "1.1x); to_static alone gave nothing."),
             "fast enough": N_("It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
                               "for no gain."),
         }[self.bottleneck])
