@@ -75,7 +75,7 @@ def test_ex2_shapes(lesson):
                              "✗ score_shape = [-1, 1] does not hold: it has 2 dimension(s), the value has 1",
                              "removes axis 1 altogether")
     assert "single number" not in wrong_keepdim.message
-    rejected(lesson, "l01-ex2", "hidden_shape = [-1, 16]\nscore_shape = -1", "a list with one entry, like [-1]")
+    rejected(lesson, "l01-ex2", "hidden_shape = [-1, 16]\nscore_shape = -1", "a shape is always a list, even with one dimension")
     rejected(lesson, "l01-ex2", "hidden_shape = '[-1, 16]'\nscore_shape = [-1]", "is not a list of integers")
     both = rejected(lesson, "l01-ex2", "hidden_shape = [-1, 6]\nscore_shape = [-1, 1]", "hidden_shape", "score_shape")
     assert "2 of 2 parts" in both.message
