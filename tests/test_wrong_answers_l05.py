@@ -81,6 +81,11 @@ def test_wrong_answers_are_rejected_with_a_pointing_message_and_the_solution_pas
         result = lesson.try_answer("l05-ex2", no_scope)
         assert "Cannot find" in result.answer_error, result
         rejected(result, "`static_hidden_mean` has no answer yet", "scope=", "F.relu(ex2_model.fc1(x))")
+        # the run's list not unpacked: 'list' object has no attribute 'mean', the check says how to unpack it
+        no_comma = EX2.format(hidden=relu, load=LOAD, answer=mean).replace("hidden_values, = exe.run", "hidden_values = exe.run")
+        result = lesson.try_answer("l05-ex2", no_comma)
+        assert "'list' object has no attribute" in result.answer_error, result
+        rejected(result, "`static_hidden_mean` has no answer yet", "fetched, = exe.run(...)")
         # last: ex2_hidden.mean() outside program_guard puts an op in the default program that points into ex2_main,
         # and Paddle aborts the kernel when a later answer frees that program (lesson 04, section 5)
         rejected(lesson.try_answer("l05-ex2", EX2.format(hidden=relu, load=LOAD, answer="ex2_hidden.mean()")),
