@@ -100,7 +100,7 @@ def test_picture_has_one_node_per_op_and_its_results_in_the_label():
     assert len(ids) == len(set(ids))
     # 4 parameter/data ops become 4 boxes; the 7 other ops one node each, naming the value they make
     assert len(ids) == 4 + 7
-    assert {kind for _, _, kind in picture.nodes} == {"param", "leaf", "op"}
+    assert {kind for _, _, kind in picture.nodes} == {"param", "input", "op"}
     matmul = next(label for _, label, _ in picture.nodes if label.startswith("pd_op.\nmatmul"))
     assert "-1x1xf32" in matmul  # the result's type is on the op
     assert len(picture.edges) == sum(isinstance(n, int) for op in graph.ops for n in op.inputs)
@@ -112,7 +112,7 @@ def test_only_new_picture_shows_every_new_op_and_nothing_else_computed():
     drawn_ops = [label for _, label, kind in picture.nodes if kind in ("op", "new")]
     assert len(drawn_ops) == len(after.new_ops()) == 10
     assert all(label.startswith("+ ") for label in drawn_ops)
-    assert {kind for _, _, kind in picture.nodes} <= {"new", "param", "leaf", "value"}
+    assert {kind for _, _, kind in picture.nodes} <= {"new", "param", "input", "value"}
     # a value made by a hidden (forward) op says which op made it
     assert any("from " in label for _, label, kind in picture.nodes if kind == "value")
     assert "only the 10 new ops" in picture.title

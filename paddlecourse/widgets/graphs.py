@@ -38,12 +38,14 @@ NODE_STYLES = {
 }
 NODE_STYLES["grad"] = NODE_STYLES["new"]  # the older name of "new"
 NODE_STYLES["tracked"] = NODE_STYLES["param"]  # an autograd graph's leaves: drawn like parameters, named for what they are
+NODE_STYLES["input"] = NODE_STYLES["leaf"]  # a program's pd_op.data: drawn like a leaf, named for what it is
 
 # How the legend names each kind: colour word + second cue. Lessons name colours only this way.
 # Translators: the legend of the graph pictures; the lessons name the colours in these words
 LEGEND = {
     "value": N_("value: pale blue rounded box"),
     "leaf": N_("input or constant: pale yellow box, dashed border"),
+    "input": N_("input (pd_op.data): pale yellow box, dashed border"),
     "param": N_("parameter: pale green box, double border"),
     "tracked": N_("tracked leaf (stop_gradient=False): pale green box, double border"),
     "op": N_("operation: grey box, square corners"),

@@ -334,7 +334,7 @@ class ProgramGraph:
         return op.kind in ("parameter", "data") and len(op.outputs) == 1
 
     def _source_kind(self, op):
-        return "param" if op.kind == "parameter" else "leaf"
+        return "param" if op.kind == "parameter" else "input"
 
     def _source_label(self, number):
         """A parameter or data value: its name and type."""
