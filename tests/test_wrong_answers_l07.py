@@ -110,7 +110,7 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         lesson.run_until("l07-ex4-answer")
         right = "params_ex4 = 61410\nmomentum_bytes = params_ex4 * 4 * 3\nadam_bytes = params_ex4 * 4 * 4\n"
         no_biases = lesson.try_answer("l07-ex4", right.replace("61410", "100 * 300 + 300 * 100 + 100 * 10"))
-        rejected(no_biases, "params_ex4", "b biases")
+        rejected(no_biases, "params_ex4", "b biases", "fix params_ex4 and this follows")   # bytes follow its count
         sgd_multiplier = lesson.try_answer("l07-ex4", right + "momentum_bytes = params_ex4 * 4 * 2")
         rejected(sgd_multiplier, "1 of 3 parts", "momentum_bytes", "3 copies")
         adam_three = lesson.try_answer("l07-ex4", right + "adam_bytes = params_ex4 * 4 * 3")
