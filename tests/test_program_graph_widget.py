@@ -106,6 +106,15 @@ def test_picture_has_one_node_per_op_and_its_results_in_the_label():
     assert len(picture.edges) == sum(isinstance(n, int) for op in graph.ops for n in op.inputs)
 
 
+def test_the_legend_names_every_kind_of_node_the_picture_draws():
+    from paddlecourse.widgets.graphs import LEGEND
+
+    for picture in (build()[2].picture(), build(control_flow=True)[2].picture()):
+        legend = picture.legend_label()
+        for kind in {kind for _, _, kind in picture.nodes}:
+            assert LEGEND[kind].split(":")[0] in legend, f"the legend has no row for {kind!r}"
+
+
 def test_only_new_picture_shows_every_new_op_and_nothing_else_computed():
     _, _, _, after = build(optimizer=paddle.optimizer.SGD)
     picture = after.picture(only_new=True)

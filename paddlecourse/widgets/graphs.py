@@ -42,12 +42,12 @@ NODE_STYLES["input"] = NODE_STYLES["leaf"]  # a program's pd_op.data: drawn like
 
 # How the legend names each kind: colour word + second cue. Lessons name colours only this way.
 # Translators: the legend of the graph pictures; the lessons name the colours in these words
-LEGEND = {
-    "value": N_("value: pale blue rounded box"),
+LEGEND = {  # in the order the legend lists them
     "leaf": N_("input or constant: pale yellow box, dashed border"),
     "input": N_("input (pd_op.data): pale yellow box, dashed border"),
     "param": N_("parameter: pale green box, double border"),
     "tracked": N_("tracked leaf (stop_gradient=False): pale green box, double border"),
+    "value": N_("value: pale blue rounded box"),
     "op": N_("operation: grey box, square corners"),
     "new": N_("new op: orange-red (vermillion) box, thick black border, name starts with +"),
 }
@@ -121,7 +121,7 @@ class GraphPicture:
     def legend_label(self):
         """The picture's label: its title, then one legend row per kind of node it shows."""
         shown = {"new" if kind == "grad" else kind for _, _, kind in self.nodes}
-        kinds = [kind for kind in ("leaf", "param", "tracked", "value", "op", "new") if kind in shown]
+        kinds = [kind for kind in LEGEND if kind in shown and kind != "grad"]
         rows = "".join(
             f'<TR><TD BGCOLOR="{NODE_STYLES[k]["fillcolor"]}" COLOR="{NODE_STYLES[k].get("color", "#000000")}" '
             f'BORDER="{3 if k == "new" else 1}" WIDTH="28"> </TD>'
