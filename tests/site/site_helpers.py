@@ -6,13 +6,12 @@ ROOT = Path(__file__).resolve().parents[2]
 REPO = "https://github.com/example-owner/paddlecourse"  # launch links with a known owner, not this clone's origin
 BRANCH = "main"
 HUB = "https://hub.example.org"
-BUILD_LIMIT = 60  # seconds, on 2 shared cores (issue 16: well under a minute)
 LANG_FOLDERS = {"en": "", "zh": "zh"}
 
 
 class BuiltSite:
-    def __init__(self, out, seconds, output, cpu_seconds=None):
-        self.out, self.seconds, self.output, self.cpu_seconds = Path(out), seconds, output, cpu_seconds
+    def __init__(self, out, output):
+        self.out, self.output = Path(out), output
 
     def folder(self, lang):
         return self.out / LANG_FOLDERS[lang] if LANG_FOLDERS[lang] else self.out

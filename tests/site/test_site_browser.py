@@ -1,7 +1,8 @@
 """Every page of the course website in a real browser (issue 16): Debian's Chromium through Playwright
 (the session's `browser` fixture), the built site served from 127.0.0.1 by Python's http.server.
 
-Each page, at 1366 px and at 390 px: a full-page screenshot (test-artifacts/screenshots/site/en/ and zh/), no
+Each page, at 1366 px and at 390 px: a screenshot (test-artifacts/screenshots/site/en/ and zh/; its first screen,
+or the whole page with PADDLECOURSE_FULL_SCREENSHOTS=1), no
 horizontal overflow (wide tables and code scroll in their own box), no console error, no failed or
 outside request, every picture loaded, and axe-core (tests/browser/node_modules, as test_pictures.py
 loads it) with no serious or critical violation (colour contrast at 1366 px: see _AXE_RUN), and a lesson
@@ -27,6 +28,10 @@ AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1366, 390)
 HEIGHT = 900
 SHOTS = SCREENSHOTS / "site"
+# A whole lesson page is 30-40 thousand pixels tall: a full-page picture of each of the 50 views cost about
+# 3 minutes of the suite. The tests read the page itself (overflow, pictures, axe); the screenshot is for a
+# person to look at, so by default it is the first screen, and the whole page with PADDLECOURSE_FULL_SCREENSHOTS=1.
+FULL_PAGES = os.environ.get("PADDLECOURSE_FULL_SCREENSHOTS") == "1"
 RECORDS = ROOT / "test-artifacts" / "site"  # per page: its screenshots and axe's findings of every impact
 NAMES = [p.stem for p in solution_paths(ROOT / "solutions", include_extras=True)] + ["index", "search", "genindex"]
 PAGES = [f"{LANG_FOLDERS[lang]}/{name}.html".lstrip("/") for lang in LANG_FOLDERS for name in NAMES]
@@ -104,7 +109,7 @@ def visit(browser, base, path, width, color_scheme="light"):
         lang, name = path.split("/") if "/" in path else ("en", path)
         shot = SHOTS / lang / f"{name[:-5]}-{width}px{'-dark' if color_scheme == 'dark' else ''}.png"
         shot.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(shot), full_page=True, timeout=30_000)
+        page.screenshot(path=str(shot), full_page=FULL_PAGES, timeout=30_000)
     finally:
         context.close()
     problems = [f"{width}px: console: {error}" for error in errors]

@@ -1,6 +1,6 @@
-"""The course website (issue 16), read from the files `paddlecourse site` writes: it builds in under a
-minute, shows no solution and no hidden test, has no broken internal link, gives every picture a text,
-and each page is the lesson as a learner gets it, with the stored outputs and the launch links."""
+"""The course website (issue 16), read from the files `paddlecourse site` writes: it builds (how fast is
+benchmarks/build_site.py's question), shows no solution and no hidden test, has no broken internal link,
+gives every picture a text, and each page is the lesson as a learner gets it, with the stored outputs and the launch links."""
 import html
 import json
 import re
@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import nbformat
 import pytest
-from site_helpers import BRANCH, BUILD_LIMIT, HUB, REPO, ROOT, Page
+from site_helpers import BRANCH, HUB, REPO, ROOT, Page
 
 from paddlecourse import site
 from paddlecourse.build import solution_paths
@@ -87,12 +87,10 @@ def all_secrets():
 
 
 # ---------------------------------------------------------------------------------------------------------
-# (1) it builds, fast, with every page
+# (1) it builds with every page (how fast: benchmarks/build_site.py)
 
 
-def test_the_site_builds_in_under_a_minute_with_every_page(built_site):
-    assert built_site.seconds < BUILD_LIMIT, (f"the build took {built_site.seconds:.1f} s (limit {BUILD_LIMIT} s), "
-                                              f"{built_site.cpu_seconds:.1f} s of it on a CPU (the rest: waiting for one)")
+def test_the_site_builds_with_every_page(built_site):
     for lang in LANGS:
         for name in NAMES[lang] + ["index"]:
             assert (folder(built_site, lang) / f"{name}.html").is_file(), f"{lang}: no page for {name}"
