@@ -10,19 +10,41 @@
 - ``timing``    measuring the lessons (the per-cell timeout) and the presenters' notes.
 
 ``paddlecourse course ...`` (cli.py) is the command line over these.
+
+The names below are loaded when first used, not when the package is imported: the judge's cells
+import ``paddlecourse.grading.answers`` and ``.effects`` inside a student's kernel, where pulling in
+nbgrader, nbconvert and SQLAlchemy (``course``, ``parallel``) took 16-29 s on a busy machine - more than
+a cell's time limit.
 """
-from .course import (  # noqa: F401
-    CELL_TIMEOUT, CONFIG_TEMPLATE, COURSE_ID, REPO_ROOT, Run, assignment_id, collect, config_text, create_course,
-    exchange_root, generate_assignment, lesson_notebooks, lessons_by_assignment, nbgrader, release_assignment,
-    submit, submitted_students, sync_sources,
-)
-from . import sandbox  # noqa: F401
-from .export import export_grades  # noqa: F401
-from .integrity import IntegrityError, differences, record, verify  # noqa: F401
-from .sandbox import Limits, SandboxMissing  # noqa: F401
-from .feedback import HideHiddenTests, failing_line, generate_feedback, hidden_line_numbers  # noqa: F401
-from .parallel import ClassReport, Grade, grade_class, scores  # noqa: F401
-from .timing import (  # noqa: F401
-    LessonProfile, lesson_profile, notes_markdown, schedule_markdown, time_cells, timing_report,
-    write_presenter_notes,
-)
+import importlib
+
+_MODULE_OF = {
+    "course": ("CELL_TIMEOUT", "CONFIG_TEMPLATE", "COURSE_ID", "REPO_ROOT", "Run", "assignment_id", "collect",
+               "config_text", "create_course", "exchange_root", "generate_assignment", "lesson_notebooks",
+               "lessons_by_assignment", "nbgrader", "release_assignment", "submit", "submitted_students",
+               "sync_sources"),
+    "export": ("export_grades",),
+    "integrity": ("IntegrityError", "differences", "record", "verify"),
+    "sandbox": ("Limits", "SandboxMissing"),
+    "feedback": ("HideHiddenTests", "failing_line", "generate_feedback", "hidden_line_numbers"),
+    "parallel": ("ClassReport", "Grade", "grade_class", "scores"),
+    "timing": ("LessonProfile", "lesson_profile", "notes_markdown", "schedule_markdown", "time_cells",
+               "timing_report", "write_presenter_notes"),
+}
+_WHERE = {name: module for module, names in _MODULE_OF.items() for name in names}
+__all__ = sorted(_WHERE) + ["sandbox"]
+
+
+def __getattr__(name):
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    elif name == "sandbox":
+        value = importlib.import_module(".sandbox", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # once loaded, an ordinary attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

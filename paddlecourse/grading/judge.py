@@ -56,6 +56,10 @@ from . import effects, sandbox
 from .answers import MARKER, Unsupported, encode
 from .feedback import failing_line, hidden_line_numbers
 
+# The cells the grader adds to a run (reading, rebinding, recording, replaying answers) carry this key
+# in their metadata, saying what they do: they run on a time limit of their own, and if one fails the
+# submission is listed "needs a look" - never scored with whatever values were left in the kernel.
+TRUSTED = "paddlecourse-trusted"
 HIDDEN = re.compile(r"^[ \t]*#+ *BEGIN HIDDEN TESTS.*?^[ \t]*#+ *END HIDDEN TESTS[^\n]*\n?", re.M | re.S)
 REPORT_TAG = "paddlecourse-report"
 MAX_NOTEBOOK_BYTES = 20 << 20
@@ -210,6 +214,12 @@ def _plain(cell_type, source, metadata=None):
     return cell
 
 
+def _trusted(source, what):
+    cell = _plain("code", source)
+    cell.metadata[TRUSTED] = what
+    return cell
+
+
 def normalise(submitted, source):
     """The student's run: (cells, notes). One copy of each graded cell (the last), locked and test
     cells from source/ (tests without hidden tests), missing ones put back, nbgrader metadata only
@@ -319,10 +329,12 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
     the file ``records`` (claims: parsed here, never trusted)."""
     code = [index for index, cell in enumerate(cells) if cell.cell_type == "code"]
     nonce = secrets.token_hex(16)
+    own = {str(k): limits.trusted_seconds for k, index in enumerate(code) if cells[index].metadata.get(TRUSTED)}
     job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
-           "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records}
+           "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records,
+           "cell_timeouts": own}
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
-    outputs, stopped, done, found = {}, "", False, []
+    outputs, stopped, done, found, stopped_at = {}, "", False, [], None
     for line in result.stdout.decode("utf-8", "replace").splitlines():
         record = _parse_line(line)
         if record is None or record.get("nonce") != nonce:
@@ -336,6 +348,8 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
                 found.append(claim)
         elif record.get("stopped"):
             stopped = str(record["stopped"])[:300]
+            if isinstance(record.get("at"), int) and 0 <= record["at"] < len(code):
+                stopped_at = code[record["at"]]
         elif record.get("done"):
             done = True
     if result.timed_out:
@@ -345,7 +359,23 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
     elif not done and not stopped:
         stopped = f"the run ended unexpectedly (exit {result.returncode})"
     result.records = found
+    result.trusted_failures = _trusted_failures(cells, outputs, stopped, stopped_at)
     return outputs, stopped, result
+
+
+def _trusted_failures(cells, outputs, stopped, stopped_at):
+    """[(cell index, what it does, why it failed)] for the grader's own cells that raised or were stopped."""
+    failures = []
+    for index, cell in enumerate(cells):
+        what = cell.metadata.get(TRUSTED)
+        if not what or index not in outputs:
+            continue
+        errors = [o for o in outputs[index] if o.get("output_type") == "error"]
+        if index == stopped_at:
+            failures.append((index, what, f"stopped: {stopped}"))
+        elif errors:
+            failures.append((index, what, f"it raised {str(errors[0].get('ename'))[:80]}"))
+    return failures
 
 
 def _report_of(outputs):
@@ -358,12 +388,13 @@ def _report_of(outputs):
 
 
 BIND = '''\
-# paddlecourse judge: the names this solution defines, rebound to the submission's reported answers
+# paddlecourse judge: the names this solution defines, rebound to the submission's reported answers.
+# First they go: a step stopped after this line leaves no solution value behind to be graded.
+for _pc_name in {names!r}:
+    globals().pop(_pc_name, None)
 from paddlecourse.grading.answers import decode as _pc_decode, replay as _pc_replay
 import json as _pc_json
 _pc_report = _pc_json.loads({report!r})
-for _pc_name in {names!r}:
-    globals().pop(_pc_name, None)
 _pc_answers = _pc_report.get("answers") if isinstance(_pc_report.get("answers"), dict) else {{}}
 for _pc_name in sorted(_pc_answers, key=lambda n: str(_pc_answers[n]).startswith("{{'value': {{'t': 'value'")):
     _pc_entry = _pc_answers[_pc_name]   # programs first, then the values that point into them
@@ -523,21 +554,23 @@ def _judge_cells(source, reports, plan, last_use):
         if grade_id in plan.data:
             data, functions = plan.data[grade_id], plan.literal.get(grade_id, [])
             report = reports.get(grade_id) or {}
-            cells.append(_plain("code", BIND.format(report=json.dumps(report), names=data + functions, data=data,
-                                                    functions=functions)))
+            cells.append(_trusted(BIND.format(report=json.dumps(report), names=data + functions, data=data,
+                                              functions=functions), f"rebinding the answers of {grade_id}"))
         if grade_id in plan.effects:
             functions, datasets = plan.effects[grade_id]
             slots[grade_id] = len(cells)
-            cells.append(_plain("code", REPLAY.format(slot=slots[grade_id], functions=functions, datasets=datasets,
-                                                      path=RECORDS_FILE)))
+            cells.append(_trusted(REPLAY.format(slot=slots[grade_id], functions=functions, datasets=datasets,
+                                                path=RECORDS_FILE), f"replaying the answers of {grade_id}"))
             if grade_id not in last_use:  # no test uses it: the lesson goes on with the instructor's own
-                cells.append(_plain("code", END.format(slot=slots[grade_id], names=functions + datasets)))
+                cells.append(_trusted(END.format(slot=slots[grade_id], names=functions + datasets),
+                                      f"ending the replay of {grade_id}"))
         if is_test(cell):
             test_index[grade_id] = len(cells) - 1
             for answer_id, test_id in last_use.items():
                 if test_id == grade_id and answer_id in slots:
                     functions, datasets = plan.effects[answer_id]
-                    cells.append(_plain("code", END.format(slot=slots[answer_id], names=functions + datasets)))
+                    cells.append(_trusted(END.format(slot=slots[answer_id], names=functions + datasets),
+                                          f"ending the replay of {answer_id}"))
     return cells, test_index
 
 
@@ -567,7 +600,7 @@ def _answer_run_cells(source, students_source, plan, token=""):
             cells.append(_plain("code", students_source.get(grade_id, "")))
             if grade_id in plan.effects:
                 functions, datasets = plan.effects[grade_id]
-                cells.append(_plain("code", RECORD.format(names=functions + datasets)))
+                cells.append(_trusted(RECORD.format(names=functions + datasets), f"recording the answers of {grade_id}"))
         elif is_test(cell):
             uses = name_uses(cell.source, names)[0]
             keep_hidden = bool(name_uses(_hidden_part(cell.source), names)[0]) or bool(uses & kept)
@@ -713,10 +746,12 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
                            f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}))\n"
                            f"_pc_rc(globals(), {functions!r})\n"
                            "del _pc_report, _pc_rc")
+            cell.metadata[TRUSTED] = f"reading the answers of {grade_id}"
     outputs, stopped, run = _run(cells, limits, use_sandbox, kernel, records=effects.RECORDS)
     judgement.student_seconds = run.seconds
     if stopped:
         judgement.needs_look.append(f"the student's run stopped: {stopped}; answers after that point were not run")
+    _look_at_failed_steps(judgement, run, "the student's run")
     reports = {}
     for index, cell in enumerate(cells):
         grade_id = cell.metadata.get(REPORT_TAG)
@@ -753,6 +788,7 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
                                                     records=effects.RECORDS)
         judgement.judge_seconds += answer_run.seconds
         records = _checked_records(answer_run.records, plan.recorded_names())
+        _look_at_failed_steps(judgement, answer_run, "the run of your function answers")
         if answer_stopped:
             judgement.needs_look.append(f"the run of your function answers stopped ({answer_stopped}); "
                                         "calls after that point were not recorded and their tests score 0")
@@ -779,6 +815,12 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
     judgement.judge_seconds += judge_run.seconds
     if judge_stopped:
         judgement.needs_look.append(f"the judge's run did not finish ({judge_stopped}); unfinished tests score 0")
+    if _look_at_failed_steps(judgement, judge_run, "the judge's run"):
+        # after a step that did not rebind or replay the answers, the kernel may hold anything (the
+        # instructor's own values): no test from there on is judged
+        first = min(index for index, _, _ in judge_run.trusted_failures)
+        for where in [w for w in test_index.values() if isinstance(w, int) and w > first]:
+            judged.pop(where, None)
     for grade_id, verdict in answer_verdicts.items():
         test_index[grade_id] = ("answer", grade_id)
         judged[("answer", grade_id)] = verdict
@@ -815,6 +857,14 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
     judgement.cells = [json.loads(json.dumps(c)) for c in final]
     judgement.seconds = time.monotonic() - start
     return judgement
+
+
+def _look_at_failed_steps(judgement, run, which):
+    """List each of the grader's own steps that failed in ``run``; True if any did."""
+    for _, what, why in run.trusted_failures:
+        judgement.needs_look.append(f"a grading step failed in {which}: {what} ({why}); "
+                                    "the tests that depend on it are not scored until you look")
+    return bool(run.trusted_failures)
 
 
 def digest(path):

@@ -1,12 +1,14 @@
 """Runs one notebook inside the sandbox: ``python -m paddlecourse.grading.runner`` reads a job on stdin.
 
 The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N,
-"nonce": "...", "files": {name: text}, "records": name}`` (code cells only, in order). ``files`` are
+"nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}}`` (code cells only,
+in order; ``cell_timeouts`` gives the grader's own cells a limit of their own, so a slow machine or a
+busy neighbour cannot make a trusted step fail on the student's budget). ``files`` are
 written to the working directory before the kernel starts (the judge's data). For every cell it
 writes one JSON line to its stdout as soon as the cell ends: ``{"index": i, "outputs": [...]}``
 (nbformat outputs), then one ``{"record": line}`` per new line the kernel appended to the
 ``records`` file during that cell (an answer run's recorded calls); at the end ``{"done": true}``,
-or ``{"stopped": reason}`` when the kernel died or would not stop. Lines already written survive
+or ``{"stopped": reason, "at": i}`` when the kernel died or would not stop. Lines already written survive
 when the grader kills the sandbox.
 
 Every line carries the job's ``nonce``, and the grader reads only lines that do. The kernel never
@@ -165,6 +167,7 @@ def main():
         out.flush()
 
     timeout = int(job.get("cell_timeout", 15))
+    own_timeouts = {int(index): int(seconds) for index, seconds in (job.get("cell_timeouts") or {}).items()}
     limit = int(job.get("cell_bytes", 64 << 10))
     km = KernelManager(kernel_name=job.get("kernel", "python3"))
     try:
@@ -173,12 +176,12 @@ def main():
         kc.start_channels()
         kc.wait_for_ready(timeout=120)
         for index, code in enumerate(job["cells"]):
-            outputs, stopped = run_cell(km, kc, code, timeout, limit)
+            outputs, stopped = run_cell(km, kc, code, own_timeouts.get(index, timeout), limit)
             emit({"index": index, "outputs": outputs})
             for line in records.new_lines():
                 emit({"record": line})
             if stopped:
-                emit({"stopped": f"{stopped} (cell {index})"})
+                emit({"stopped": f"{stopped} (cell {index})", "at": index})
                 return
         emit({"done": True})
     except Exception as error:  # the kernel would not start, ...
