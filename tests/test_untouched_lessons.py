@@ -1,4 +1,5 @@
-"""A learner who runs a student copy without answering anything sees only the course's own check failures.
+"""A learner who runs a student copy without answering anything sees only the course's own check failures,
+in English and in Chinese.
 
 Every cell of every lesson in lessons/ runs in one real course kernel per lesson, answer cells
 untouched (they raise NotImplementedError, as nbgrader left them), continuing past errors. Then:
@@ -7,10 +8,15 @@ untouched (they raise NotImplementedError, as nbgrader left them), continuing pa
   nothing), and fails with CheckFailed - the one-sentence message that names what is missing - never
   with a NameError, TypeError, AttributeError, NotImplementedError or a Paddle error (nbgrader scores
   both 0, but only CheckFailed tells a learner what to do);
+- each test cell, run once more right after with the library speaking Chinese (what the Chinese
+  edition's first cell, setup(lang="zh"), chooses), fails with a CheckFailed in Chinese. The Chinese
+  student copy's code cells are these ones (tests/test_translations.py), so the lesson itself is not
+  run a second time: only the check cells, which with a blank answer stop at their first check;
 - every other code cell runs without an error: no teaching cell depends on an exercise, so a
   learner who is stuck can go on (this is also what running the student copies under nbval with
   the exercises left out would check).
 """
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +24,7 @@ from lesson_runner import LessonKernel, grade_id
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+SPEAK = "from paddlecourse import language as _language\n_language.set_language({lang!r})"
 
 
 def is_answer_cell(cell):
@@ -29,26 +36,38 @@ def is_test_cell(cell):
     return bool(grader.get("grade")) and not grader.get("solution")
 
 
+def has_chinese(text):
+    return bool(re.search(r"[\u4e00-\u9fff]", text))
+
+
+def first_line(result):
+    return (result.message.splitlines() or [""])[0][:200]
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
-def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed(lesson):
+def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed_in_both_languages(lesson):
+    checked, wrong, broken, not_chinese = 0, [], [], []
     with LessonKernel(lesson) as kernel:
-        results = dict(kernel.run_all())
-    checked, wrong, broken = 0, [], []
-    for index, cell in enumerate(kernel.cells):
-        if cell.cell_type != "code" or index not in results:
-            continue
-        result = results[index]
-        first_line = (result.message.splitlines() or [""])[0][:200]
-        if is_test_cell(cell):
-            checked += 1
-            if result.passed:
-                wrong.append(f"{grade_id(cell)}: passes although its answer is blank")
-            elif result.ename != "CheckFailed":
-                wrong.append(f"{grade_id(cell)}: {result.ename}: {first_line}")
-        elif not is_answer_cell(cell) and not result.passed:
-            broken.append(f"cell {index}: {result.ename}: {first_line}")
+        for index, cell in enumerate(kernel.cells):
+            result = kernel.run_cell(index)
+            if cell.cell_type != "code":
+                continue
+            if is_test_cell(cell):
+                checked += 1
+                if result.passed:
+                    wrong.append(f"{grade_id(cell)}: passes although its answer is blank")
+                elif result.ename != "CheckFailed":
+                    wrong.append(f"{grade_id(cell)}: {result.ename}: {first_line(result)}")
+                kernel.run_code(SPEAK.format(lang="zh"), index)
+                chinese = kernel.run_code(cell.source, index)
+                kernel.run_code(SPEAK.format(lang="en"), index)
+                if chinese.ename != "CheckFailed" or not has_chinese(chinese.message):
+                    not_chinese.append(f"{grade_id(cell)}: {chinese.ename or 'passed'}: {first_line(chinese)}")
+            elif not is_answer_cell(cell) and not result.passed:
+                broken.append(f"cell {index}: {result.ename}: {first_line(result)}")
     assert checked >= 3, f"{lesson.name} has only {checked} graded cells"
     assert not wrong, (f"{lesson.name}: {len(wrong)} of {checked} check cells do not fail with CheckFailed when the "
                        "answers are untouched:\n  " + "\n  ".join(wrong))
     assert not broken, (f"{lesson.name}: teaching cells fail after the exercises were left blank:\n  "
                         + "\n  ".join(broken))
+    assert not not_chinese, f"{lesson.name}: checks not failing in Chinese:\n  " + "\n  ".join(not_chinese)
