@@ -14,8 +14,13 @@ lab: setup
 	$(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
 	  --port=$(PORT) --ip=127.0.0.1 $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
+# Two pytest-xdist workers (conftest.py keeps each notebook, test file and shared browser on one);
+# PYTEST_ARGS="-n 0" runs in one process, e.g. with -k for a single test.
+PYTEST_ARGS ?= -n 2
+
 test: setup-test system-parts
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@start=$$(date +%s); status=0; $(BIN)/python -m pytest $(PYTEST_ARGS) || status=$$?; \
+	  echo "make test: pytest took $$(( $$(date +%s) - start )) s of wall time"; exit $$status
 
 setup: $(VENV)/.course-installed
 setup-test: $(VENV)/.test-installed
@@ -27,7 +32,7 @@ $(VENV)/.course-installed: pyproject.toml
 	$(BIN)/paddlecourse kernel
 	touch $@
 
-$(VENV)/.test-installed: $(VENV)/.course-installed
+$(VENV)/.test-installed: $(VENV)/.course-installed pyproject.toml
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 

@@ -172,3 +172,15 @@ def page(browser, request):
     except Exception as error:  # a failed screenshot must not hide the test's own result
         print(f"screenshot of {name} failed: {error}")
     context.close()
+    if "jupyterlab" in request.fixturenames:
+        _shut_down_kernels(request.getfixturevalue("jupyterlab"))
+
+
+def _shut_down_kernels(lab):
+    """End the kernels a test started: each holds a Paddle import (~0.5 GB) and wakes up now and then, so
+    a dozen idle ones slow every later test on a 2-core machine. Every test opens its notebooks afresh."""
+    try:
+        for session in lab.api("sessions"):
+            lab.api(f"sessions/{session['id']}", method="DELETE", timeout=30)
+    except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
+        print(f"could not shut down the test's kernels: {error}")
