@@ -253,3 +253,23 @@ def test_the_graders_own_cells_run_on_their_own_budget_and_their_failures_are_re
     assert "did not stop" in stopped
     assert [(index, what) for index, what, _ in result.trusted_failures] == [(0, "a stuck step")]
     assert result.trusted_failures[0][2].startswith("stopped:")
+
+
+def test_no_variable_of_the_graders_shell_is_readable_inside(monkeypatch):
+    """Every process the sandbox shows (bubblewrap's own PID 1 included) holds only the sandbox's variables."""
+    monkeypatch.setenv("PADDLECOURSE_GRADER_CANARY", "the-instructors-secret-token")
+    outputs, stopped, _ = run(["""import json, os
+seen = {}
+for pid in os.listdir('/proc'):
+    if pid.isdigit():
+        try:
+            seen[pid] = open(f'/proc/{pid}/environ', 'rb').read().decode('utf-8', 'replace')
+        except OSError:
+            pass
+print(json.dumps(seen))"""])
+    assert not stopped, stopped
+    seen = last_json(outputs, 0)
+    assert "1" in seen, f"/proc/1/environ was not readable, so this test proves nothing: {sorted(seen)}"
+    leaked = {pid: text for pid, text in seen.items() if "the-instructors-secret-token" in text}
+    assert not leaked, f"the grader's environment is readable inside the sandbox in processes {sorted(leaked)}"
+    assert all("/root" not in text.split("HOME=")[-1].split("\x00")[0] for text in seen.values() if "HOME=" in text)

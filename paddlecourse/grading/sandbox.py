@@ -219,7 +219,9 @@ def run_python(module, stdin, limits, sandbox=True):
     after ``limits.notebook_seconds`` the whole sandbox is killed (timed_out=True).
     """
     argv = command([sys.executable, "-m", module], limits, sandbox)
-    env = None
+    # bubblewrap's own process is the sandbox's PID 1, and its /proc/1/environ is readable inside:
+    # --clearenv clears only the child's, so bubblewrap itself starts with the sandbox's variables alone
+    env = _environment()
     cwd = None
     if not sandbox:
         env = {**os.environ, **_environment(), "PYTHONPATH": str(PACKAGE.parent)}
