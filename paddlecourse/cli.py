@@ -104,6 +104,10 @@ def _course_action(args):
     elif action == "feedback":
         pages = instructor.generate_feedback(args.dir, args.assignment, release=not args.no_release)
         print(f"{len(pages)} feedback pages in {args.dir}/feedback/" + ("" if args.no_release else " (released)"))
+        if pages.failed:
+            print(f"No feedback for {', '.join(pages.failed)}: their notebook did not convert (nbgrader's log above "
+                  "says why); look at it by hand.", file=sys.stderr)
+            return 1
     return 0
 
 

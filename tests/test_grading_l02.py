@@ -6,6 +6,7 @@ get none of the points they did not earn and change nothing outside their sandbo
 """
 import os
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -63,6 +64,12 @@ def test_honest_students_are_not_sent_to_a_hand_check(graded):
     assert any("the last copy was graded" in note for note in grades["honest_noise_and_copies"].notes)
 
 
+def test_answers_that_could_not_be_read_are_listed_for_a_look_not_just_scored(graded):
+    _, report, *_ = graded
+    stdout = {g.student: g for g in report.grades}["replaces_stdout"]
+    assert stdout.needs_look and "could not be read" in stdout.status, stdout.status
+
+
 def test_nothing_outside_the_sandbox_changed(graded):
     import time
 
@@ -101,3 +108,62 @@ def test_feedback_shows_no_hidden_test(graded):
         html = page.read_text(encoding="utf-8")
         for bit in ["BEGIN HIDDEN TESTS", "_reference", "_quiz", "Recomputed without the check functions"]:
             assert bit not in html, (page, bit)
+
+
+class _ActiveParts(HTMLParser):
+    """What a browser would run in a page: script bodies, event-handler attributes and javascript: links."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.active, self._script = [], False
+
+    def handle_starttag(self, tag, attrs):
+        self._script = tag == "script"
+        for name, value in attrs:
+            if name.lower().startswith("on") or (value or "").strip().lower().startswith("javascript:"):
+                self.active.append(f"<{tag} {name}={value!r}>")
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = False
+
+    def handle_data(self, data):
+        if self._script:
+            self.active.append(f"<script>{data[:200]}")
+
+
+def test_markup_script_and_escapes_a_submission_carries_are_never_active(graded):
+    """The autograded notebook (what formgrader shows) and the feedback page hold none of the injected
+    script, handlers or JavaScript outputs active; the instructor's table shows no raw escape byte; an
+    honestly pasted picture survives and every student gets feedback."""
+    course, report, *_ = graded
+    assert "\x1b" not in str(report), "terminal escape bytes reach the instructor's table"
+    autograded = nbformat.read(course / "autograded" / "injects_markup" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    for cell in autograded.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            assert "application/javascript" not in data, output
+            assert "<script" not in str(data.get("text/html", "")).lower(), output
+        if cell.cell_type == "markdown":
+            parser = _ActiveParts()
+            parser.feed(markdown_html(cell.source, cell.get("attachments")))
+            assert not parser.active, (cell.source, parser.active)
+    pictures = [c for c in autograded.cells if c.cell_type == "markdown" and "attachment:sketch.png" in c.source]
+    assert pictures and "sketch.png" in pictures[0].get("attachments", {}), "the pasted picture was dropped"
+    grading.record(course)
+    pages = grading.generate_feedback(course, ASSIGNMENT, release=False)
+    assert not pages.failed, f"no feedback for {pages.failed}"
+    assert {p.parent.parent.name for p in pages} >= {"injects_markup", "correct"}
+    page = next(p for p in pages if p.parent.parent.name == "injects_markup")
+    parser = _ActiveParts()
+    parser.feed(page.read_text(encoding="utf-8"))
+    injected = [part for part in parser.active if "pc-injected" in part]
+    assert not injected, injected
+
+
+def markdown_html(source, attachments=None):
+    """A markdown cell as nbconvert renders it (mistune): raw HTML in markdown passes through."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+
+    renderer = IPythonRenderer(escape=False, attachments=attachments or {})
+    return MarkdownWithMath(renderer=renderer).render(source)

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.timeout(900)
 def fill(student_copy, answers, delete=(), replace=None, tags=None, duplicate=None, extra=(), **_):
     """A submission: the student version with answer cells filled, cells deleted, edited, tagged
     or copy-pasted (``duplicate``: grade id -> source of an earlier copy, None for the same), and
-    scratch cells added at the end."""
+    scratch cells added at the end (``extra``: code as text, or whole cells as dicts)."""
     notebook = nbformat.from_dict(student_copy)
     replace, tags, duplicate = replace or {}, tags or {}, duplicate or {}
     kept = []
@@ -56,7 +56,7 @@ def fill(student_copy, answers, delete=(), replace=None, tags=None, duplicate=No
                 copy.source = duplicate[grade_id]
             kept.append(copy)
         kept.append(cell)
-    kept += [nbformat.v4.new_code_cell(source) for source in extra]
+    kept += [nbformat.from_dict(cell) if isinstance(cell, dict) else nbformat.v4.new_code_cell(cell) for cell in extra]
     notebook.cells = kept
     return notebook
 

@@ -8,13 +8,26 @@ from .course import nbgrader
 from .integrity import verify
 
 
+class FeedbackPages(list):
+    """The feedback pages written; ``failed`` names the students whose notebook did not convert."""
+
+    failed = ()
+
+
 def generate_feedback(course_dir, assignment, release=True):
-    """HTML feedback per student into ``feedback/`` (hidden tests hidden), and into the exchange."""
+    """HTML feedback per student into ``feedback/`` (hidden tests hidden), and into the exchange.
+
+    Feedback is per student: a notebook that does not convert is reported (``pages.failed``) and the
+    rest of the class still gets theirs, released as usual."""
     verify(course_dir)
-    nbgrader(course_dir, "generate_feedback", assignment, "--force")
-    if release:
+    course = Path(course_dir)
+    nbgrader(course_dir, "generate_feedback", assignment, "--force", check=False)  # it goes on past one failure
+    graded = sorted(p.parent.parent.name for p in course.glob(f"autograded/*/{assignment}/*.ipynb"))
+    pages = FeedbackPages(sorted(course.glob(f"feedback/*/{assignment}/*.html")))
+    pages.failed = sorted(set(graded) - {p.parent.parent.name for p in pages})
+    if release and pages:
         nbgrader(course_dir, "release_feedback", assignment)
-    return sorted((Path(course_dir) / "feedback").glob(f"*/{assignment}/*.html"))
+    return pages
 
 
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[\d*\]|Input In\s*\[\d*\]|<ipython-input-[^>]*>)\D*?line (\d+)")

@@ -207,11 +207,21 @@ def read_submission(path):
     return notebook
 
 
-def _plain(cell_type, source, metadata=None):
+def _plain(cell_type, source, metadata=None, attachments=None):
     cell = new_code_cell(source) if cell_type == "code" else new_markdown_cell(source)
     if metadata:
         cell.metadata.update(copy.deepcopy(metadata))
+    if cell_type == "markdown" and _attachments_ok(attachments):
+        cell.attachments = copy.deepcopy(attachments)  # a pasted picture: without it the notebook no longer converts
     return cell
+
+
+def _attachments_ok(attachments):
+    """A markdown cell's attachments in nbformat's shape: {name: {mime type: base64 text}}, nothing else."""
+    return bool(attachments) and isinstance(attachments, dict) and all(
+        isinstance(name, str) and isinstance(data, dict) and data
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
+        for name, data in attachments.items())
 
 
 def _trusted(source, what):
@@ -248,7 +258,8 @@ def normalise(submitted, source):
             original = by_id[grade_id]
             placed.add(grade_id)
             if is_answer(original):
-                cells.append(_plain(original.cell_type, cell.get("source", ""), original.metadata))
+                cells.append(_plain(original.cell_type, cell.get("source", ""), original.metadata,
+                                    cell.get("attachments")))
                 if original.cell_type == "code":
                     cells.append(_plain("code", "", {"tags": [REPORT_TAG], REPORT_TAG: grade_id}))
             elif is_test(original):
@@ -258,12 +269,13 @@ def normalise(submitted, source):
                 restored = _plain("code", without_hidden_tests(original.source), original.metadata)
                 cells.append(restored)
             else:
-                cells.append(_plain(original.cell_type, original.source, original.metadata))
+                cells.append(_plain(original.cell_type, original.source, original.metadata,
+                                    original.get("attachments")))
         else:
             if grade_id:
                 notes.append(f"A cell claims the unknown grade id {grade_id!r}; it ran as a plain cell.")
             cells.append(_plain(cell.get("cell_type") if cell.get("cell_type") == "code" else "markdown",
-                                cell.get("source", "")))
+                                cell.get("source", ""), attachments=cell.get("attachments")))
     # cells the student deleted go back after the nearest earlier cell of the source that is present
     order = [_grader(c).get("grade_id") for c in source.cells]
     for position, grade_id in enumerate(order):
@@ -278,7 +290,7 @@ def normalise(submitted, source):
             notes.append(f"Test cell {grade_id} was missing; it was put back and graded.")
             new = _plain("code", without_hidden_tests(original.source), original.metadata)
         else:
-            new = _plain(original.cell_type, original.source, original.metadata)
+            new = _plain(original.cell_type, original.source, original.metadata, original.get("attachments"))
         anchor = next((g for g in reversed(order[:position]) if g in placed), None)
         at = 0
         for i, cell in enumerate(cells):
@@ -757,6 +769,11 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         grade_id = cell.metadata.get(REPORT_TAG)
         if grade_id and index in outputs:
             reports[grade_id] = _report_of(outputs[index])
+            if reports[grade_id] is None and not any(what == cell.metadata.get(TRUSTED) for _, what, _ in
+                                                     run.trusted_failures):
+                # the report cell ran and said nothing: its print went elsewhere (a replaced sys.stdout)
+                judgement.needs_look.append(f"{grade_id}: its answers could not be read (the grader's report "
+                                            "printed nothing; does the notebook replace sys.stdout?)")
     literal_of = {f: g for g, functions in plan.literal.items() for f in functions}
     for claim in run.records[:MAX_RECORDS]:   # calls the visible checks made, by their literal arguments
         grade_id = literal_of.get(claim.get("name"))
@@ -854,9 +871,26 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         lines = [f"- {note}" for note in judgement.notes]
         lines += [f"- Your instructor will look at this by hand: {reason}" for reason in judgement.needs_look]
         final.insert(0, new_markdown_cell("**Notes from grading**\n\n" + "\n".join(lines)))
-    judgement.cells = [json.loads(json.dumps(c)) for c in final]
+    judgement.cells = [json.loads(json.dumps(c)) for c in _sanitised(final)]
     judgement.seconds = time.monotonic() - start
     return judgement
+
+
+def _sanitised(cells):
+    """The recorded notebook with nothing a student wrote left active where formgrader and the feedback
+    render it: in every code cell's outputs (the student's run made them) scripts, JavaScript and other
+    active outputs are removed and HTML is cleaned by nbconvert's SanitizeHTML (bleach); markdown is
+    cleaned the same way except the lesson's own locked cells, put back from the instructor's source.
+    The notes cell quotes grade ids and reports from the submission, so it is cleaned too."""
+    from nbconvert.preprocessors.sanitize import SanitizeHTML
+
+    cleaner = SanitizeHTML()
+    for cell in cells:
+        if cell.cell_type == "code":
+            cell.outputs = cleaner.sanitize_code_outputs([nbformat.from_dict(o) for o in cell.outputs])
+        elif cell.cell_type in ("markdown", "raw") and not is_locked(cell):
+            cell.source = cleaner.sanitize_html_tags(cell.source)
+    return cells
 
 
 def _look_at_failed_steps(judgement, run, which):

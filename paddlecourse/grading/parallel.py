@@ -8,6 +8,7 @@ never sees two writers (nbgrader issue #174).
 """
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -39,6 +40,15 @@ class Grade:
         return self.status != "graded"
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text):
+    """``text`` with control characters shown as ``\\xNN``: a status or note quotes the submission, and
+    terminal escape bytes in it could move the cursor and rewrite other lines of the instructor's table."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
 @dataclass
 class ClassReport:
     assignment: str
@@ -52,8 +62,8 @@ class ClassReport:
         width = max([len(g.student) for g in self.grades] + [7])
         lines = [f"{'student':<{width}}  score     time  status"]
         for g in self.grades:
-            lines.append(f"{g.student:<{width}}  {g.score:>2g}/{g.max_score:<3g}  {g.seconds:5.1f} s  {g.status}")
-            lines += [f"{'':<{width}}    note: {note}" for note in g.notes]
+            lines.append(f"{g.student:<{width}}  {g.score:>2g}/{g.max_score:<3g}  {g.seconds:5.1f} s  {printable(g.status)}")
+            lines += [f"{'':<{width}}    note: {printable(note)}" for note in g.notes]
         lines.append(
             f"{len(self.grades)} submissions of {self.assignment} graded in {self.seconds:.1f} s with {self.jobs} "
             f"at a time ({self.seconds / max(len(self.grades), 1):.1f} s each, including nbgrader's start-up); "

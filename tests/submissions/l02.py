@@ -46,6 +46,28 @@ WRONG = {
 }
 
 
+# Markup, script and terminal escapes a right submission carries where formgrader and the feedback render
+# it: in an answer's outputs, in a markdown cell of its own, in a grade id of its own (quoted in the notes).
+# ACTIVE lists what must never appear active in either; the pasted picture is honest and must survive.
+INJECTING_ANSWER = _code("""
+    from IPython.display import HTML, Javascript, display
+    display(HTML("<script>alert('pc-injected-1')</script><b onmouseover=\\"alert('pc-injected-2')\\">bold</b>"))
+    display(Javascript("alert('pc-injected-3')"))
+    print("\\x1b[2J\\x1b[Hterminal escape")
+""") + "\n"
+PIXEL = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+INJECTING_CELLS = [
+    {"cell_type": "markdown", "metadata": {}, "id": "pc-injected-md",
+     "source": "A note <img src=x onerror=\"alert('pc-injected-4')\"> <script>alert('pc-injected-5')</script>"},
+    {"cell_type": "markdown", "metadata": {}, "id": "pc-pasted-picture", "source": "My sketch: ![sketch](attachment:sketch.png)",
+     "attachments": {"sketch.png": {"image/png": PIXEL}}},
+    {"cell_type": "code", "metadata": {"nbgrader": {"grade_id": "<img src=x onerror=alert('pc-injected-6')>\x1b[2J",
+                                                  "grade": False, "solution": False}},
+     "id": "pc-injected-id", "execution_count": None, "outputs": [], "source": "print('scratch')"},
+]
+ACTIVE = ("pc-injected",)
+
+
 def hostile(course, exchange, canary):
     hooks = {
         "l02-ex1-answer": "\n".join([attacks.HOOKS, attacks.PATCHES, attacks.LIAR_CLASSES,
@@ -69,18 +91,23 @@ def hostile(course, exchange, canary):
         "dz_dw": {"value": {"t": "float", "v": "__import__('os').system('id')"}}}) + "\n" + WRONG["l02-ex1-answer"]
     noisy = {k: attacks.HONEST_NOISE + "\n" + v for k, v in RIGHT.items()}
     specs = {
+        "injects_markup": {"answers": {**RIGHT, "l02-ex1-answer": INJECTING_ANSWER + RIGHT["l02-ex1-answer"]},
+                           "extra": INJECTING_CELLS},
         "correct": {"answers": RIGHT},
         "other_form": {"answers": OTHER_FORM},
         "wrong": {"answers": WRONG},
         "hooks_and_liars": {"answers": hooks, "tags": {f"l02-ex{k}": ["skip-execution"] for k in range(1, 5)}},
         "reaches_out": {"answers": reach},
         "forged_report": {"answers": forged},
+        # every print after the first answer goes nowhere: the grader's reports too
+        "replaces_stdout": {"answers": {**RIGHT, "l02-ex1-answer": "import io, sys\nsys.stdout = io.StringIO()\n"
+                                        + RIGHT["l02-ex1-answer"]}},
         "honest_noise_and_copies": {"answers": noisy, "duplicate": {"l02-ex2-answer": WRONG["l02-ex2-answer"],
                                                                    "l02-ex4": None},
                                     "extra": ["print('scratch')"]},
     }
     expected = {"correct": 9, "other_form": 9, "wrong": 0, "hooks_and_liars": 0, "reaches_out": 0,
-                "forged_report": 0, "honest_noise_and_copies": 9}
+                "forged_report": 0, "replaces_stdout": 0, "honest_noise_and_copies": 9, "injects_markup": 9}
     return specs, expected
 
 
