@@ -273,3 +273,26 @@ print(json.dumps(seen))"""])
     leaked = {pid: text for pid, text in seen.items() if "the-instructors-secret-token" in text}
     assert not leaked, f"the grader's environment is readable inside the sandbox in processes {sorted(leaked)}"
     assert all("/root" not in text.split("HOME=")[-1].split("\x00")[0] for text in seen.values() if "HOME=" in text)
+
+
+def test_a_sandbox_uses_at_most_its_share_of_the_cores_children_included():
+    """Three child processes spinning for 3 s inside one sandbox get about one core between them, not the
+    machine's two: a submission cannot starve the one graded beside it. (An upper bound on CPU time per
+    second of wall time: a busy machine only lowers it.)"""
+    probe = sandbox.cpu_cgroup(1.0)
+    if probe is None:
+        pytest.skip("no cpu cgroup can be made here (not root): the share is not enforced")
+    sandbox._remove_cgroup(probe)
+    outputs, stopped, _ = run(["""import json, os, subprocess, sys, time
+start = time.monotonic()
+spinners = [subprocess.Popen([sys.executable, "-c", "import time\\nend = time.monotonic() + 3\\nwhile time.monotonic() < end: pass"])
+            for _ in range(3)]
+for spinner in spinners:
+    spinner.wait()
+wall = time.monotonic() - start
+times = os.times()
+print(json.dumps({"cpu": times.children_user + times.children_system, "wall": wall}))"""],
+                              cpu_cores=1.0)
+    assert not stopped, stopped
+    seen = last_json(outputs, 0)
+    assert seen["cpu"] <= 1.25 * seen["wall"], f"three spinners used {seen['cpu']:.1f} s of CPU in {seen['wall']:.1f} s"

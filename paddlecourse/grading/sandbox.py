@@ -16,7 +16,11 @@ What the code inside sees and may do:
 - no capabilities (``--cap-drop ALL``), a new session (no terminal to inject into), and
   resource limits: address space, file size, CPU seconds, a wall-clock limit per notebook, and
   processes: a pids cgroup of its own (``pids.max``) where this process may create one (as root),
-  else RLIMIT_NPROC (which the kernel enforces only for a non-root user).
+  else RLIMIT_NPROC (which the kernel enforces only for a non-root user);
+- at most ``Limits.cpu_cores`` of the machine's cores, its children included: a cpu cgroup of its own
+  (``cpu.cfs_quota_us``) where one may be made. Without it, a submission whose cells each stay under
+  the time limit but keep every core busy with child processes made the submissions graded beside it
+  at ``--jobs 2`` run out of time.
 """
 import os
 import resource
@@ -55,6 +59,7 @@ class Limits:
     file_bytes: int = 256 << 20     # largest file it may write (RLIMIT_FSIZE)
     tmpfs_bytes: int = 512 << 20    # each of home and /tmp
     cpu_seconds: int = 600
+    cpu_cores: float = 1.0          # of the machine's cores, the whole sandbox together (a cpu cgroup's quota)
 
 
 @dataclass
@@ -183,6 +188,28 @@ def pids_cgroup(limit):
     return path
 
 
+CPU_PERIOD_US = 100_000
+
+
+def cpu_cgroup(cores):
+    """A new cpu cgroup (v1) allowed ``cores`` cores' worth of time, under this process's own; None when not allowed."""
+    own = _own_cgroup("cpu") if Path("/proc/self/cgroup").exists() else None
+    if own is None:
+        return None
+    path = Path("/sys/fs/cgroup/cpu") / own.lstrip("/") / f"paddlecourse-sandbox-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        path.mkdir()
+        (path / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
+        (path / "cpu.cfs_quota_us").write_text(str(max(int(cores * CPU_PERIOD_US), 1000)))
+    except OSError:
+        try:
+            path.rmdir()
+        except OSError:
+            pass
+        return None
+    return path
+
+
 def _remove_cgroup(path):
     for _ in range(50):
         try:
@@ -192,9 +219,9 @@ def _remove_cgroup(path):
             time.sleep(0.1)
 
 
-def _limit(limits, cgroup=None):
+def _limit(limits, cgroups=()):
     def apply():
-        if cgroup is not None:
+        for cgroup in cgroups:
             (cgroup / "cgroup.procs").write_text(str(os.getpid()))
         for name, value in (("RLIMIT_AS", limits.memory_bytes), ("RLIMIT_FSIZE", limits.file_bytes),
                             ("RLIMIT_CPU", limits.cpu_seconds), ("RLIMIT_NPROC", limits.processes),
@@ -228,17 +255,17 @@ def run_python(module, stdin, limits, sandbox=True):
         env.pop("HOME")
         cwd = os.environ.get("TMPDIR", "/tmp")
     start = time.monotonic()
-    cgroup = pids_cgroup(limits.processes)
+    cgroups = [c for c in (pids_cgroup(limits.processes), cpu_cgroup(limits.cpu_cores)) if c is not None]
     try:
-        return _run(argv, stdin, limits, sandbox, env, cwd, cgroup, start)
+        return _run(argv, stdin, limits, sandbox, env, cwd, cgroups, start)
     finally:
-        if cgroup is not None:
+        for cgroup in cgroups:
             _remove_cgroup(cgroup)
 
 
-def _run(argv, stdin, limits, sandbox, env, cwd, cgroup, start):
+def _run(argv, stdin, limits, sandbox, env, cwd, cgroups, start):
     process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               preexec_fn=_limit(limits, cgroup), start_new_session=True, env=env, cwd=cwd)
+                               preexec_fn=_limit(limits, cgroups), start_new_session=True, env=env, cwd=cwd)
     chunks, errors, state = [], [], {"size": 0, "truncated": False}
 
     def read_out():
