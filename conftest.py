@@ -50,26 +50,28 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "notebook: a cell of a lesson notebook, run by nbval")
 
 
-# One lane for the tests that run many processes at once (a browser, JupyterLab and kernels; a hub
-# and its users' servers; grading with two sandboxes side by side; a site build or a pip install):
-# they run one after another on one worker, which also keeps the browser's one Chromium and JupyterLab,
-# the site's one build and each file's module fixtures. Each notebook and every other file is a room
-# of its own, spread over the workers: one kernel each, single-threaded, so two run side by side at
-# nearly twice the speed (measured: nbval of the English lessons 149 s alone, 83 s on two workers),
-# while two many-process rooms side by side only fight for the cores.
-BUSY_LANE = ("tests/browser/", "tests/hub/", "tests/site/", "tests/test_nbgrader_e2e.py", "tests/test_grading_",
-             "tests/test_lessons_build.py", "tests/test_wheelhouse.py")
+# Two lanes for the tests that run many processes at once: the browser's (Chromium, JupyterLab and its
+# kernels; a hub and its users' servers; the website) and grading's (two sandboxes side by side, nbgrader,
+# pip). Each lane runs one test after another on one worker, which also keeps the browser's one Chromium
+# and JupyterLab, the site's one build and each file's module fixtures together. Each notebook and every
+# other file is a room of its own, spread over the workers around the lanes: one single-threaded kernel
+# each, so two run side by side at nearly twice the speed (nbval of the English lessons: 149 s alone,
+# 83 s on two workers), while many-process rooms side by side only fight for the cores (a run with every
+# file spread over two workers took 33 min; with all of them in one lane, 22 min).
+LANES = {"tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
+         "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_grading_": "grading lane",
+         "tests/test_lessons_build.py": "grading lane", "tests/test_wheelhouse.py": "grading lane"}
 
 
 def room_of(nodeid):
     path = nodeid.split("::", 1)[0]
-    return "busy lane" if path.startswith(BUSY_LANE) else path
+    return next((lane for prefix, lane in LANES.items() if path.startswith(prefix)), path)
 
 
 def pytest_collection_modifyitems(items):
-    # the busy lane is the longest (tests/README.md): it starts first; the sort is stable, so files and
+    # the lanes are the longest rooms (tests/README.md): they start first; the sort is stable, so files and
     # a notebook's cells keep their order
-    items.sort(key=lambda item: room_of(item.nodeid) != "busy lane")
+    items.sort(key=lambda item: room_of(item.nodeid) not in LANES.values())
 
 
 @pytest.hookimpl(optionalhook=True)  # only where pytest-xdist runs the suite
