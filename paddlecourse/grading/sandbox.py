@@ -170,15 +170,17 @@ def _own_cgroup(controller):
     return None
 
 
-def pids_cgroup(limit):
-    """A new pids cgroup (v1) limited to ``limit`` processes, under this process's own; None when not allowed."""
-    own = _own_cgroup("pids") if Path("/proc/self/cgroup").exists() else None
+def _new_cgroup(controller, settings):
+    """A new cgroup (v1) of ``controller`` under this process's own, with ``settings`` ({file: value}) written;
+    None where one may not be made (not root, no such controller)."""
+    own = _own_cgroup(controller) if Path("/proc/self/cgroup").exists() else None
     if own is None:
         return None
-    path = Path("/sys/fs/cgroup/pids") / own.lstrip("/") / f"paddlecourse-sandbox-{os.getpid()}-{time.monotonic_ns()}"
+    path = Path("/sys/fs/cgroup") / controller / own.lstrip("/") / f"paddlecourse-sandbox-{os.getpid()}-{time.monotonic_ns()}"
     try:
         path.mkdir()
-        (path / "pids.max").write_text(str(int(limit)))
+        for name, value in settings.items():
+            (path / name).write_text(str(value))
     except OSError:
         try:
             path.rmdir()
@@ -186,28 +188,20 @@ def pids_cgroup(limit):
             pass
         return None
     return path
+
+
+def pids_cgroup(limit):
+    """A new pids cgroup limited to ``limit`` processes; None when not allowed."""
+    return _new_cgroup("pids", {"pids.max": int(limit)})
 
 
 CPU_PERIOD_US = 100_000
 
 
 def cpu_cgroup(cores):
-    """A new cpu cgroup (v1) allowed ``cores`` cores' worth of time, under this process's own; None when not allowed."""
-    own = _own_cgroup("cpu") if Path("/proc/self/cgroup").exists() else None
-    if own is None:
-        return None
-    path = Path("/sys/fs/cgroup/cpu") / own.lstrip("/") / f"paddlecourse-sandbox-{os.getpid()}-{time.monotonic_ns()}"
-    try:
-        path.mkdir()
-        (path / "cpu.cfs_period_us").write_text(str(CPU_PERIOD_US))
-        (path / "cpu.cfs_quota_us").write_text(str(max(int(cores * CPU_PERIOD_US), 1000)))
-    except OSError:
-        try:
-            path.rmdir()
-        except OSError:
-            pass
-        return None
-    return path
+    """A new cpu cgroup allowed ``cores`` cores' worth of time (its quota per period); None when not allowed."""
+    return _new_cgroup("cpu", {"cpu.cfs_period_us": CPU_PERIOD_US,
+                               "cpu.cfs_quota_us": max(int(cores * CPU_PERIOD_US), 1000)})
 
 
 def _remove_cgroup(path):
