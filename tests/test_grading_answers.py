@@ -346,3 +346,21 @@ def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
                     "l03-ex2-answer": "effects", "l03-ex3-answer": "effects", "l06-ex4-answer": "kept",
                     "l07-ex3-answer": "literal", "l08-ex3-answer": "effects", "l08-ex5-answer": "effects",
                     "l08-ex7-answer": "effects", "l08-ex9-answer": "effects"}
+
+
+def test_no_text_of_a_record_reaches_the_judges_messages(tmp_path, monkeypatch):
+    """Records come from the student's kernel, which may have read a hidden test's source: a 'broken' or
+    'unsupported' text in one is never copied into the error the judge's test shows (and the feedback)."""
+    monkeypatch.chdir(tmp_path)
+    secret = "assert abs(_reference - 42) < 1e-6  # HIDDEN"
+    args = effects._arguments((3,), {})
+    forged = [{"name": "f", "call": 0, "args": args, "broken": secret},
+              {"name": "h", "call": 0, "args": args, "unsupported": secret, "value": None, "training": {},
+               "layers": {}, "files": {}, "globals": None}]
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    judge_run = {"f": None, "h": None}
+    effects.bind(judge_run, ["f", "h"], [], str(tmp_path / "forged.json"))
+    for name in ("f", "h"):
+        with pytest.raises(effects.NotRecorded) as raised:
+            judge_run[name](3)
+        assert "HIDDEN" not in str(raised.value) and "_reference" not in str(raised.value), str(raised.value)

@@ -419,7 +419,9 @@ class Replayer:
                               "the run of your code may have stopped before it")
         entry = entries[k]
         if entry.get("broken"):
-            raise NotRecorded(f"call {k + 1} of {name}: {str(entry['broken'])[:200]}")
+            # the record's own text is never carried over: the student's kernel wrote it, and it could hold
+            # anything that kernel saw (a hidden test's source included), which would reach the feedback
+            raise NotRecorded(f"call {k + 1} of {name}: its effects could not be recorded when your code ran")
         if entry.get("args") != _arguments(args, kwargs):
             raise NotRecorded(f"call {k + 1} of {name} had other arguments when your code ran")
         return entry
@@ -451,8 +453,8 @@ class Replayer:
             if "raised" in entry:
                 _raise_recorded(name, entry["raised"], entry.get("message"))
             if "unsupported" in entry or value is None:
-                raise NotRecorded(f"{name} returned {str(entry.get('unsupported', 'nothing readable'))[:80]} "
-                                  "when your code ran; the grader takes plain data, models and files")
+                raise NotRecorded(f"{name} returned something the grader cannot read when your code ran; "
+                                  "the grader takes plain data, models and files")
             return _decode_result(value, args, template)
 
         stand_in.__name__ = stand_in.__qualname__ = name
@@ -485,7 +487,7 @@ class Replayer:
                 if "raised" in item:
                     _raise_recorded(name, item["raised"], True)
                 if "value" not in item:
-                    raise NotRecorded(f"item {index} of {name} is {str(item.get('unsupported'))[:80]}")
+                    raise NotRecorded(f"item {index} of {name} is something the grader cannot read")
                 if index not in self._pc_items:
                     self._pc_items[index] = item["value"]
                 return decode(self._pc_items[index])
