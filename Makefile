@@ -14,7 +14,8 @@ lab: setup
 	$(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
 	  --port=$(PORT) --ip=127.0.0.1 $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
-# Two pytest-xdist workers (conftest.py keeps each notebook, test file and shared browser on one);
+# Two pytest-xdist workers (conftest.py keeps each notebook and test file on one worker, and the
+# many-process tests in two serial lanes: tests/README.md);
 # PYTEST_ARGS="-n 0" runs in one process, e.g. with -k for a single test.
 PYTEST_ARGS ?= -n 2
 
