@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from .language import _
+from .notebook_cells import read_cells
 
 OFF_VALUES = {"off", "0", "false", "no", "disabled"}
 _EXERCISE = re.compile(r"^l(?P<lesson>\d+)-ex(?P<number>\d+)(?:-answer)?$")
@@ -88,13 +89,11 @@ def parse_exercise(exercise):
 
 def known_exercises():
     """Every exercise id the solutions found here define, in lesson order."""
-    import nbformat
-
     found = []
     for folder in _solution_dirs():
         for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
             try:
-                cells = nbformat.read(path, as_version=4).cells
+                cells = read_cells(path)
             except Exception:
                 continue
             for cell in cells:
@@ -147,8 +146,6 @@ def _suggestion(exercise):
 
 def solution_code(exercise):
     """The solution code of one exercise, from its lesson's solution notebook."""
-    import nbformat  # here, not at the top: `import paddlecourse` stays light
-
     lesson, grade_id = parse_exercise(exercise)
     folders = _solution_dirs()
     if not folders:
@@ -158,8 +155,7 @@ def solution_code(exercise):
         ))
     for folder in folders:
         for path in sorted(folder.glob(f"{lesson}_*.ipynb")):
-            notebook = nbformat.read(path, as_version=4)
-            for cell in notebook.cells:
+            for cell in read_cells(path):
                 grader = cell.get("metadata", {}).get("nbgrader", {})
                 if grader.get("solution") and grader.get("grade_id") in (f"{grade_id}-answer", grade_id):
                     return _strip_markers(cell.source)

@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from .language import _, N_, ngettext
+from .notebook_cells import read_cells
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
 PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
@@ -104,16 +105,14 @@ def _lesson_dirs():
 
 def graded_cells(number):
     """[(grade_id, points, {digests of every shipped form of the cell})] for lesson ``number``, in order."""
-    import nbformat
-
     cells = {}
     for folder in _lesson_dirs():
         for path in sorted(folder.glob(f"{number}_*.ipynb")):
             try:
-                notebook = nbformat.read(path, as_version=4)
+                notebook_cells = read_cells(path)
             except Exception:  # a half-saved or foreign file: the other copies still count
                 continue
-            for cell in notebook.cells:
+            for cell in notebook_cells:
                 grader = cell.get("metadata", {}).get("nbgrader", {})
                 if not grader.get("grade") or grader.get("solution") or "grade_id" not in grader:
                     continue
@@ -125,13 +124,11 @@ def graded_cells(number):
 
 def current_lesson():
     """The lesson ("02") whose cells ran last in this kernel, or None: a short id like `ex2` means this one."""
-    import nbformat
-
     owners = {}
     for folder in _lesson_dirs():
         for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
             try:
-                cells = nbformat.read(path, as_version=4).cells
+                cells = read_cells(path)
             except Exception:
                 continue
             for cell in cells:

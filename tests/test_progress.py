@@ -97,3 +97,30 @@ def test_setup_registers_the_recording_hook_once():
         assert len(hooks) == 1
     finally:
         InteractiveShell.clear_instance()
+
+
+def test_progress_and_catchup_read_the_lessons_without_nbformat():
+    """A lesson's last cell calls progress(): importing nbformat (and jsonschema's format checkers)
+    there cost about two seconds per lesson run, so the learner-side readers use plain JSON."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom paddlecourse import progress\nfrom paddlecourse.catchup import solution_code\n"
+             "progress('l02'); assert 'tracked' in solution_code('l02-ex1')\n"
+             "print('nbformat' in sys.modules, 'jsonschema' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False False", done.stdout
+
+
+def test_a_notebook_that_is_not_nbformat_4_is_skipped_like_a_broken_one(tmp_path):
+    from paddlecourse.notebook_cells import read_cells
+
+    old = tmp_path / "old.ipynb"
+    old.write_text('{"nbformat": 3, "worksheets": []}')
+    with pytest.raises(ValueError):
+        read_cells(old)
+    fine = tmp_path / "fine.ipynb"
+    fine.write_text('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": '
+                    '[{"cell_type": "code", "source": ["a = 1\\n", "b = 2"], "metadata": {}}]}')
+    (cell,) = read_cells(fine)
+    assert (cell.cell_type, cell.source) == ("code", "a = 1\nb = 2")
