@@ -346,7 +346,7 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
            "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records,
            "cell_timeouts": own}
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
-    outputs, stopped, done, found, stopped_at = {}, "", False, [], None
+    outputs, stopped, done, found, stopped_at, statuses = {}, "", False, [], None, {}
     for line in result.stdout.decode("utf-8", "replace").splitlines():
         record = _parse_line(line)
         if record is None or record.get("nonce") != nonce:
@@ -354,6 +354,7 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
         if isinstance(record.get("index"), int) and 0 <= record["index"] < len(code) \
                 and isinstance(record.get("outputs"), list):
             outputs[code[record["index"]]] = [o for o in record["outputs"] if isinstance(o, dict)]
+            statuses[code[record["index"]]] = str(record.get("status", ""))
         elif isinstance(record.get("record"), str):
             claim = _parse_line(record["record"])
             if claim is not None:
@@ -371,6 +372,7 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
     elif not done and not stopped:
         stopped = f"the run ended unexpectedly (exit {result.returncode})"
     result.records = found
+    result.statuses = statuses   # each code cell's execute_reply status, by cell index
     result.trusted_failures = _trusted_failures(cells, outputs, stopped, stopped_at)
     return outputs, stopped, result
 
@@ -525,6 +527,10 @@ def _hidden_part(source):
     return "\n".join(HIDDEN.findall(source))
 
 
+# An answer cell's metadata {"paddlecourse": {"judged_where_made": "why"}}: its values are not data (lesson 06 ex1)
+JUDGED_WHERE_MADE = "judged_where_made"
+
+
 def plan_for(source):
     '''The Plan of an instructor's notebook: data answers are reported; a function the tests call only
     with literal arguments is replayed by them; any other function, and a Dataset class, is recorded in
@@ -537,6 +543,12 @@ def plan_for(source):
             continue
         grade_id = _grader(cell)["grade_id"]
         data, functions = defined_names(cell.source)
+        if cell.metadata.get("paddlecourse", {}).get(JUDGED_WHERE_MADE):
+            # the author says its values cannot travel (a loaded model, files it wrote): nothing is reported,
+            # and its tests keep their verdicts from the answer run, where the student's cell ran
+            plan.data[grade_id] = []
+            plan.kept[grade_id] = data + functions
+            continue
         plan.data[grade_id] = data
         if not functions:
             continue
@@ -634,19 +646,25 @@ def _checked_records(records, names):
     return kept[:MAX_RECORDS]
 
 
-KEPT_PASSED = ("✓ Passed. (Decided in the sandboxed run where your class ran, with the lesson's set-up; "
+KEPT_PASSED = ("✓ Passed. (Decided in the sandboxed run where your answer ran, with the lesson's set-up; "
                "its messages are not shown here.)\n")
-KEPT_FAILED = ("Did not pass. It was decided in the sandboxed run where your class ran, with the lesson's set-up; "
+KEPT_FAILED = ("Did not pass. It was decided in the sandboxed run where your answer ran, with the lesson's set-up; "
                "its messages are not shown here: run this check cell in your notebook to see why.")
 
 
-def _kept_verdict(outputs, token):
+def _not_judged():
+    return [{"output_type": "error", "ename": "NotJudged", "evalue": "This test could not be run; your instructor "
+             "will look at it.", "traceback": ["NotJudged: This test could not be run."]}]
+
+
+def _kept_verdict(outputs, status, token):
     """A kept test's verdict, and nothing else of the run where the student's code ran (its prints could
-    quote the hidden tests that run holds): passed when no error was shown AND the cell's last line printed
-    the run's token (code that swallows every error skips that line too)."""
+    quote the hidden tests that run holds): passed when no error was shown, the kernel's execute_reply said
+    "ok" (an error swallowed by a custom exception handler still says "error"), AND the cell's last line
+    printed the run's token (code that wraps the cell to swallow every error skips that line too)."""
     printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream"
                       and o.get("name") == "stdout")
-    if any(o.get("output_type") == "error" for o in outputs) or token not in printed.splitlines():
+    if any(o.get("output_type") == "error" for o in outputs) or status != "ok" or token not in printed.splitlines():
         return [{"output_type": "error", "ename": "CheckFailed", "evalue": KEPT_FAILED,
                  "traceback": [f"CheckFailed: {KEPT_FAILED}"]}]
     return [{"output_type": "stream", "name": "stdout", "text": KEPT_PASSED}]
@@ -812,8 +830,10 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         kept_names = plan.kept_names()
         for grade_id, where in answer_index.items():
             test = next(c for c in source.cells if _grader(c).get("grade_id") == grade_id)
-            if kept_names and name_uses(test.source, kept_names)[0] and where in answered:
-                answer_verdicts[grade_id] = _kept_verdict(answered[where], token)
+            if kept_names and name_uses(test.source, kept_names)[0]:
+                # not reached (the run stopped before it): not judged - the judge's run holds the solution's values
+                answer_verdicts[grade_id] = _kept_verdict(answered[where], answer_run.statuses.get(where, ""), token) \
+                    if where in answered else _not_judged()
         recorded = sorted(g for g in answer_index if g not in answer_verdicts)
         if recorded:
             judgement.notes.append(
@@ -822,8 +842,9 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
                 "arguments was recorded, and the tests were judged on that record.")
         if answer_verdicts:
             judgement.notes.append(
-                "Test " + ", ".join(sorted(answer_verdicts)) + " was decided in the sandboxed run where your class "
-                "ran (a Layer's forward cannot be carried over as data); its messages are not shown here.")
+                "Test " + ", ".join(sorted(answer_verdicts)) + " was decided in the sandboxed run where your answer "
+                "ran (a Layer's forward or a model loaded from files cannot be carried over as data); its messages "
+                "are not shown here.")
 
     last_use = _last_uses(source, plan)
     judge_cells, test_index = _judge_cells(source, reports, plan, last_use)
@@ -853,9 +874,7 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
             cell = _plain("code", original.source, original.metadata)
             where = test_index.get(grade_id)
             if where is None or where not in judged:
-                outputs_, failed = [{"output_type": "error", "ename": "NotJudged",
-                                     "evalue": "This test could not be run; your instructor will look at it.",
-                                     "traceback": ["NotJudged: This test could not be run."]}], True
+                outputs_, failed = _not_judged(), True
             else:
                 outputs_, failed = _verdict_outputs(judged[where], neutral_hidden(original.source))
             cell.outputs = outputs_

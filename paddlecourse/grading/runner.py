@@ -5,8 +5,9 @@ The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_time
 in order; ``cell_timeouts`` gives the grader's own cells a limit of their own, so a slow machine or a
 busy neighbour cannot make a trusted step fail on the student's budget). ``files`` are
 written to the working directory before the kernel starts (the judge's data). For every cell it
-writes one JSON line to its stdout as soon as the cell ends: ``{"index": i, "outputs": [...]}``
-(nbformat outputs), then one ``{"record": line}`` per new line the kernel appended to the
+writes one JSON line to its stdout as soon as the cell ends: ``{"index": i, "outputs": [...],
+"status": "ok"}`` (nbformat outputs, and the status of the kernel's execute_reply: "ok", "error",
+or "" when none came), then one ``{"record": line}`` per new line the kernel appended to the
 ``records`` file during that cell (an answer run's recorded calls); at the end ``{"done": true}``,
 or ``{"stopped": reason, "at": i}`` when the kernel died or would not stop. Lines already written survive
 when the grader kills the sandbox.
@@ -78,8 +79,21 @@ class Outputs:
         self.size += size
 
 
+def _reply_status(kc, msg_id, wait=10.0):
+    """The status of the kernel's execute_reply to ``msg_id`` ("ok", "error", ...), or "" if none came."""
+    deadline = time.monotonic() + wait
+    while (remaining := deadline - time.monotonic()) > 0:
+        try:
+            reply = kc.get_shell_msg(timeout=remaining)
+        except queue.Empty:
+            break
+        if reply.get("parent_header", {}).get("msg_id") == msg_id:
+            return str(reply.get("content", {}).get("status", ""))
+    return ""
+
+
 def run_cell(km, kc, code, timeout, limit):
-    """Execute one cell; returns (outputs, stop reason or '')."""
+    """Execute one cell; returns (outputs, stop reason or '', the execute_reply's status)."""
     msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
     outputs = Outputs(limit)
     deadline = time.monotonic() + timeout
@@ -88,7 +102,7 @@ def run_cell(km, kc, code, timeout, limit):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             if interrupted:  # it swallowed the interrupt
-                return outputs.items, f"a cell did not stop {timeout} s after it was interrupted"
+                return outputs.items, f"a cell did not stop {timeout} s after it was interrupted", ""
             km.interrupt_kernel()
             interrupted = True
             deadline = time.monotonic() + timeout
@@ -97,13 +111,13 @@ def run_cell(km, kc, code, timeout, limit):
             message = kc.get_iopub_msg(timeout=min(remaining, 1.0))
         except queue.Empty:
             if not km.is_alive():
-                return outputs.items, "the kernel died"
+                return outputs.items, "the kernel died", ""
             continue
         if message.get("parent_header", {}).get("msg_id") != msg_id:
             continue
         kind, content = message["msg_type"], message["content"]
         if kind == "status" and content.get("execution_state") == "idle":
-            return outputs.items, ""
+            return outputs.items, "", _reply_status(kc, msg_id)
         if kind == "stream":
             outputs.add({"output_type": "stream", "name": content.get("name", "stdout"), "text": content.get("text", "")})
         elif kind in ("execute_result", "display_data"):
@@ -176,8 +190,8 @@ def main():
         kc.start_channels()
         kc.wait_for_ready(timeout=120)
         for index, code in enumerate(job["cells"]):
-            outputs, stopped = run_cell(km, kc, code, own_timeouts.get(index, timeout), limit)
-            emit({"index": index, "outputs": outputs})
+            outputs, stopped, status = run_cell(km, kc, code, own_timeouts.get(index, timeout), limit)
+            emit({"index": index, "outputs": outputs, "status": status})
             for line in records.new_lines():
                 emit({"record": line})
             if stopped:
