@@ -841,10 +841,12 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
                 "your code ran in a sandbox of its own on the lesson's set-up, what it returned and did to its "
                 "arguments was recorded, and the tests were judged on that record.")
         if answer_verdicts:
+            several = len(answer_verdicts) > 1
             judgement.notes.append(
-                "Test " + ", ".join(sorted(answer_verdicts)) + " was decided in the sandboxed run where your answer "
-                "ran (a Layer's forward or a model loaded from files cannot be carried over as data); its messages "
-                "are not shown here.")
+                ("Tests " if several else "Test ") + ", ".join(sorted(answer_verdicts)) +
+                (" were" if several else " was") + " decided in the sandboxed run where your answer ran (a Layer's "
+                "forward or a model loaded from files cannot be carried over as data); " +
+                ("their" if several else "its") + " messages are not shown here.")
 
     last_use = _last_uses(source, plan)
     judge_cells, test_index = _judge_cells(source, reports, plan, last_use)

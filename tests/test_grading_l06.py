@@ -1,0 +1,82 @@
+"""Lesson 06 graded end to end in the sandbox (nbgrader, the whole class in one command at --jobs 2).
+
+Its ex1 (`reloaded`, a model loaded from files) and ex4 (`class FixedScorer(Scorer)`) cannot travel as
+data: their tests are decided in the answer run, where the student's cells ran (ex1's solution cell says
+so in its metadata). Only pass or fail comes back from there, and pass needs the test cell's last line
+reached and the kernel's reply "ok". Asserted: honest answers in two forms get every point; wrong ones,
+blank ones, a class behind hooks that swallow every error, and an ex1 that never saves get none; a kept
+test the answer run did not reach is not judged (the judge's run holds the solution's class) and the
+submission goes to a hand check; no hidden test reaches what the student sees.
+"""
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from paddlecourse import grading
+from paddlecourse.grading import judge
+
+sys.path.insert(0, str(Path(__file__).parent))
+from submissions import l06  # noqa: E402
+from test_nbgrader_e2e import fill, sandbox_or_skip  # noqa: E402
+
+ASSIGNMENT, NOTEBOOK = "l06", "06_export.ipynb"
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    sandbox_or_skip()
+    base = tmp_path_factory.mktemp("l06")
+    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")
+    course = base / "course"
+    grading.create_course(course, generate=False)
+    grading.generate_assignment(course, ASSIGNMENT)
+    grading.release_assignment(course, ASSIGNMENT)
+    released = course / "exchange" / grading.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
+    student_copy = nbformat.read(released, as_version=4)
+    for student, spec in l06.SUBMISSIONS.items():
+        home = base / "students" / student
+        (home / ASSIGNMENT).mkdir(parents=True)
+        nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
+        grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
+    grading.collect(course, ASSIGNMENT)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    print(report)
+    return course, report
+
+
+def test_scores(graded):
+    _, report = graded
+    assert {g.student: g.score for g in report.grades} == {s: float(v) for s, v in l06.EXPECTED.items()}, str(report)
+    assert all(g.max_score == l06.MAX_SCORE for g in report.grades)
+
+
+def test_only_the_run_that_stopped_goes_to_a_hand_check(graded):
+    _, report = graded
+    assert {g.student for g in report.grades if g.needs_look} == l06.NEEDS_LOOK, str(report)
+
+
+def test_each_kept_test_is_decided_in_the_answer_run_and_says_so(graded):
+    course, report = graded
+    autograded = nbformat.read(course / "autograded" / "correct" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    notes = autograded.cells[0].source
+    assert "Tests l06-ex1, l06-ex4 were decided in the sandboxed run where your answer ran" in notes, notes
+    hooks = nbformat.read(course / "autograded" / "hooks_and_liars" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    shown = {judge._grader(c).get("grade_id"): c.outputs for c in hooks.cells if judge._grader(c).get("grade_id")}
+    assert [o["evalue"] for o in shown["l06-ex4"]] == [judge.KEPT_FAILED]
+    assert [o["evalue"] for o in shown["l06-ex1"]] == [judge.KEPT_FAILED]
+
+
+def test_feedback_shows_no_hidden_test(graded):
+    course, _ = graded
+    grading.record(course)
+    pages = grading.generate_feedback(course, ASSIGNMENT, release=False)
+    assert not pages.failed and len(pages) == len(l06.SUBMISSIONS)
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for bit in ["BEGIN HIDDEN TESTS", "Recomputed without the check functions", "_saved_input_shapes",
+                    "dropout must still act in train() mode"]:
+            assert bit not in html, (page, bit)
