@@ -64,6 +64,17 @@ def test_honest_students_are_not_sent_to_a_hand_check(graded):
     assert any("the last copy was graded" in note for note in grades["honest_noise_and_copies"].notes)
 
 
+def test_a_cpu_hog_graded_beside_them_changes_no_honest_grade(graded):
+    """Each sandbox has a cpu cgroup of one core: a submission whose children spin on every core cannot
+    starve the honest submission graded beside it (issue 22: both neighbours once scored 0 of 9)."""
+    _, report, *_ = graded
+    grades = {g.student: g for g in report.grades}
+    students = [g.student for g in report.grades]
+    assert students.index("a_cpu_hog") == 0 and students.index("correct") == 1   # graded side by side, first
+    assert grades["correct"].score == 9 and grades["correct"].status == "graded", grades["correct"].status
+    assert live_processes("while True: pass") == []   # its children ended with its sandbox
+
+
 def test_answers_that_could_not_be_read_are_listed_for_a_look_not_just_scored(graded):
     _, report, *_ = graded
     stdout = {g.student: g for g in report.grades}["replaces_stdout"]

@@ -255,6 +255,22 @@ def test_the_graders_own_cells_run_on_their_own_budget_and_their_failures_are_re
     assert result.trusted_failures[0][2].startswith("stopped:")
 
 
+def test_a_kernel_that_stops_answering_ends_the_run_without_waiting_out_the_graders_budget():
+    """Patched builtins break the kernel's messaging: the grader's next cell (120 s of its own) gets no word at
+    all. The run stops as "stopped answering" after answer_seconds, not after that budget twice (issue 22:
+    such a submission took the whole notebook limit, 180 s)."""
+    sandbox_or_skip()
+    from paddlecourse.grading.judge import _trusted
+
+    limits = sandbox.Limits(cell_seconds=5, trusted_seconds=120, notebook_seconds=100, answer_seconds=5)
+    breaks = "import builtins\n_real = builtins.isinstance\n" \
+             "builtins.isinstance = lambda obj, kind: False if kind in (str, bytes) else _real(obj, kind)"
+    outputs, stopped, result = _run([new_code_cell("x = 1"), new_code_cell(breaks),
+                                     _trusted("print('report')", "reading the answers")], limits, True, "python3")
+    assert "stopped answering" in stopped, stopped
+    assert not result.timed_out
+
+
 def test_no_variable_of_the_graders_shell_is_readable_inside(monkeypatch):
     """Every process the sandbox shows (bubblewrap's own PID 1 included) holds only the sandbox's variables."""
     monkeypatch.setenv("PADDLECOURSE_GRADER_CANARY", "the-instructors-secret-token")

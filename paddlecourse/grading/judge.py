@@ -344,7 +344,7 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
     own = {str(k): limits.trusted_seconds for k, index in enumerate(code) if cells[index].metadata.get(TRUSTED)}
     job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
            "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records,
-           "cell_timeouts": own}
+           "cell_timeouts": own, "answer_seconds": limits.answer_seconds}
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
     outputs, stopped, done, found, stopped_at, statuses = {}, "", False, [], None, {}
     for line in result.stdout.decode("utf-8", "replace").splitlines():

@@ -6,7 +6,6 @@ while they run: the judgements go to a private temporary folder, and then ONE
 ``nbgrader autograde`` process records them all, one after another, so the gradebook (SQLite)
 never sees two writers (nbgrader issue #174).
 """
-import json
 import os
 import re
 import shutil

@@ -1,7 +1,7 @@
 """Runs one notebook inside the sandbox: ``python -m paddlecourse.grading.runner`` reads a job on stdin.
 
 The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N,
-"nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}}`` (code cells only,
+"nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}, "answer_seconds": 30}`` (code cells only,
 in order; ``cell_timeouts`` gives the grader's own cells a limit of their own, so a slow machine or a
 busy neighbour cannot make a trusted step fail on the student's budget). ``files`` are
 written to the working directory before the kernel starts (the judge's data). For every cell it
@@ -92,13 +92,20 @@ def _reply_status(kc, msg_id, wait=10.0):
     return ""
 
 
-def run_cell(km, kc, code, timeout, limit):
-    """Execute one cell; returns (outputs, stop reason or '', the execute_reply's status)."""
+def run_cell(km, kc, code, timeout, limit, answer_seconds=30):
+    """Execute one cell; returns (outputs, stop reason or '', the execute_reply's status).
+
+    A kernel says "busy" the moment it takes a cell, however loaded the machine: one that says nothing for
+    ``answer_seconds`` has stopped answering (patched builtins break its messaging), and a grader's cell
+    with a long budget of its own would otherwise wait that budget out twice."""
     msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
     outputs = Outputs(limit)
-    deadline = time.monotonic() + timeout
-    interrupted = False
+    sent = time.monotonic()
+    deadline = sent + timeout
+    interrupted = answered = False
     while True:
+        if not answered and time.monotonic() - sent > answer_seconds:
+            return outputs.items, f"the kernel stopped answering (nothing for {answer_seconds} s)", ""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             if interrupted:  # it swallowed the interrupt
@@ -115,6 +122,7 @@ def run_cell(km, kc, code, timeout, limit):
             continue
         if message.get("parent_header", {}).get("msg_id") != msg_id:
             continue
+        answered = True
         kind, content = message["msg_type"], message["content"]
         if kind == "status" and content.get("execution_state") == "idle":
             return outputs.items, "", _reply_status(kc, msg_id)
@@ -183,6 +191,7 @@ def main():
     timeout = int(job.get("cell_timeout", 15))
     own_timeouts = {int(index): int(seconds) for index, seconds in (job.get("cell_timeouts") or {}).items()}
     limit = int(job.get("cell_bytes", 64 << 10))
+    answer_seconds = int(job.get("answer_seconds", 30))
     km = KernelManager(kernel_name=job.get("kernel", "python3"))
     try:
         km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"], cwd=os.getcwd())
@@ -190,7 +199,8 @@ def main():
         kc.start_channels()
         kc.wait_for_ready(timeout=120)
         for index, code in enumerate(job["cells"]):
-            outputs, stopped, status = run_cell(km, kc, code, own_timeouts.get(index, timeout), limit)
+            outputs, stopped, status = run_cell(km, kc, code, own_timeouts.get(index, timeout), limit,
+                                                answer_seconds)
             emit({"index": index, "outputs": outputs, "status": status})
             for line in records.new_lines():
                 emit({"record": line})

@@ -146,6 +146,14 @@ def reach(course, exchange, victim, canary):
     ''')
 
 
+def cpu_hog(children=4):
+    """Child processes that spin on every core for the rest of the run; each cell stays under its limit."""
+    return _code(f'''
+        import subprocess, sys
+        _hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range({children})]
+    ''')
+
+
 def flood(megabytes=200):
     """200 lines of 1 MiB each: far over any sensible output limit, in bytes and in lines."""
     return _code(f'''

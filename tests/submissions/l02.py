@@ -93,6 +93,9 @@ def hostile(course, exchange, canary):
     specs = {
         "injects_markup": {"answers": {**RIGHT, "l02-ex1-answer": INJECTING_ANSWER + RIGHT["l02-ex1-answer"]},
                            "extra": INJECTING_CELLS},
+        # four spinning children from its first answer on, beside the honest ones graded at the same time
+        # (students are graded in name order, two at a time: "a_cpu_hog" starts with "correct")
+        "a_cpu_hog": {"answers": {**WRONG, "l02-ex1-answer": attacks.cpu_hog() + "\n" + WRONG["l02-ex1-answer"]}},
         "correct": {"answers": RIGHT},
         "other_form": {"answers": OTHER_FORM},
         "wrong": {"answers": WRONG},
@@ -106,7 +109,7 @@ def hostile(course, exchange, canary):
                                                                    "l02-ex4": None},
                                     "extra": ["print('scratch')"]},
     }
-    expected = {"correct": 9, "other_form": 9, "wrong": 0, "hooks_and_liars": 0, "reaches_out": 0,
+    expected = {"a_cpu_hog": 0, "correct": 9, "other_form": 9, "wrong": 0, "hooks_and_liars": 0, "reaches_out": 0,
                 "forged_report": 0, "replaces_stdout": 0, "honest_noise_and_copies": 9, "injects_markup": 9}
     return specs, expected
 
