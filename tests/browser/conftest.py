@@ -16,12 +16,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from lab import SCREENSHOTS  # noqa: E402
+from lab import SCREENSHOTS, run_notebook_clean  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SERVED_FOLDERS = ("lessons", "solutions")
@@ -43,6 +44,8 @@ LAB_SETTINGS = {
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives JupyterLab in headless Chromium (slow; needs chromium)")
+    config.addinivalue_line("markers", "runs_lesson(path): the test works on this notebook after one Run All in Lab, "
+                                       "shared with every other test that names it (the `ran` fixture)")
 
 
 def _copy_without_outputs(source, target):
@@ -176,11 +179,86 @@ def page(browser, request):
         _shut_down_kernels(request.getfixturevalue("jupyterlab"))
 
 
-def _shut_down_kernels(lab):
-    """End the kernels a test started: each holds a Paddle import (~0.5 GB) and wakes up now and then, so
-    a dozen idle ones slow every later test on a 2-core machine. Every test opens its notebooks afresh."""
+def _shut_down_kernels(lab, only=None):
+    """End the kernels a test started (or the one of notebook ``only``): each holds a Paddle import (~0.5 GB)
+    and wakes up now and then, so a dozen idle ones slow every later test on a 2-core machine. The runs a
+    LessonRuns still shares are left alone."""
     try:
         for session in lab.api("sessions"):
+            if (only is None and session["path"] in _HELD) or (only is not None and session["path"] != only):
+                continue
             lab.api(f"sessions/{session['id']}", method="DELETE", timeout=30)
     except (urllib.error.URLError, ConnectionError, TimeoutError) as error:
         print(f"could not shut down the test's kernels: {error}")
+
+
+# ---------------------------------------------------------------- one Run All per notebook
+
+VIEWPORT = {"width": 1366, "height": 850}   # a laptop window (test_pictures.py's first size)
+_HELD = set()   # notebooks whose kernels a LessonRuns holds: the `page` fixture leaves them running
+
+
+class LessonRuns:
+    """Each notebook opened and run once in JupyterLab, its page shared by every test marked
+    runs_lesson(path): the picture audit and the widget test of a lesson both start from that run
+    (the suite once ran lessons 00, 01, 02, 04 and 08 two or three times each). After the last test that
+    names it, the page is closed and its kernel shut down; a notebook whose run failed is run again."""
+
+    def __init__(self, browser, lab, users):
+        self.browser, self.lab, self.users, self.pages = browser, lab, users, {}
+
+    def page(self, path):
+        if path not in self.pages:
+            context = self.browser.new_context(viewport=VIEWPORT)
+            page = context.new_page()
+            try:
+                run_notebook_clean(page, self.lab, path)
+            except BaseException:
+                context.close()
+                _shut_down_kernels(self.lab, only=path)
+                raise
+            self.pages[path] = page
+            _HELD.add(path)
+        page = self.pages[path]
+        page.set_viewport_size(VIEWPORT)   # an earlier test may have left it narrower
+        return page
+
+    def done_with(self, path):
+        self.users[path] -= 1
+        if self.users[path] <= 0:
+            self.forget(path)
+
+    def forget(self, path):
+        page = self.pages.pop(path, None)
+        if page is not None:
+            page.context.close()
+        _HELD.discard(path)
+        _shut_down_kernels(self.lab, only=path)
+
+    def close(self):
+        for path in list(self.pages):
+            self.forget(path)
+
+
+@pytest.fixture(scope="session")
+def lesson_runs(browser, jupyterlab, request):
+    users = Counter(marker.args[0] for item in request.session.items for marker in item.iter_markers("runs_lesson"))
+    runs = LessonRuns(browser, jupyterlab, users)
+    yield runs
+    runs.close()
+
+
+@pytest.fixture
+def ran(request, lesson_runs):
+    """The page of the notebook this test marks runs_lesson(path), already run without an error; leaves
+    test-artifacts/screenshots/<test>.png behind, as `page` does."""
+    (path,) = {marker.args[0] for marker in request.node.iter_markers("runs_lesson")}
+    page = lesson_runs.page(path)
+    yield page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    try:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, timeout=15_000)
+    except Exception as error:  # a failed screenshot must not hide the test's own result
+        print(f"screenshot of {name} failed: {error}")
+    lesson_runs.done_with(path)

@@ -11,17 +11,18 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, cell_outputs_text, run_notebook_clean, save_screenshot
+from lab import CLICK_TIMEOUT, cell_outputs_text, save_screenshot
 
 NOTEBOOK = "solutions/zh/02_autograd_by_hand.ipynb"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.mark.browser
-def test_a_chinese_lesson_runs_and_its_pictures_and_widget_speak_chinese(jupyterlab, page):
+@pytest.mark.runs_lesson(NOTEBOOK)
+def test_a_chinese_lesson_runs_and_its_pictures_and_widget_speak_chinese(ran):
+    page = ran
     fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
     assert fonts.strip(), "no font with Chinese glyphs on this machine (make test installs fonts-wqy-microhei)"
-    run_notebook_clean(page, jupyterlab, NOTEBOOK)
     texts = cell_outputs_text(page)
     assert not any("missing from font" in text or "Glyph" in text for text in texts), "a picture lacks CJK glyphs"
     assert any("✓" in text for text in texts)

@@ -2,14 +2,15 @@
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
+from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
 
 NOTEBOOK = "solutions/08_choosing_and_fixing.ipynb"
 
 
 @pytest.mark.browser
-def test_decision_widget_explains_each_answer(jupyterlab, page):
-    run_notebook_clean(page, jupyterlab, NOTEBOOK)
+@pytest.mark.runs_lesson(NOTEBOOK)
+def test_decision_widget_explains_each_answer(ran):
+    page = ran
 
     widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".widget-toggle-buttons")).first
     widget.scroll_into_view_if_needed()

@@ -4,14 +4,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
+from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
 
 NOTEBOOK = "solutions/02_autograd_by_hand.ipynb"
 
 
 @pytest.mark.browser
-def test_gradient_widget_accumulates_clears_and_steps(jupyterlab, page):
-    run_notebook_clean(page, jupyterlab, NOTEBOOK)
+@pytest.mark.runs_lesson(NOTEBOOK)
+def test_gradient_widget_accumulates_clears_and_steps(ran):
+    page = ran
 
     widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pc-gradient-lab")).first
     widget.scroll_into_view_if_needed()

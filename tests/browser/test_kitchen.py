@@ -2,14 +2,15 @@
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
+from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
 
 NOTEBOOK = "solutions/01_two_ways_to_cook.ipynb"
 
 
 @pytest.mark.browser
-def test_kitchen_stepper_dynamic_values_now_static_values_after_run(jupyterlab, page):
-    run_notebook_clean(page, jupyterlab, NOTEBOOK)
+@pytest.mark.runs_lesson(NOTEBOOK)
+def test_kitchen_stepper_dynamic_values_now_static_values_after_run(ran):
+    page = ran
 
     widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".widget-html .pc-kitchen")).first
     widget.scroll_into_view_if_needed()

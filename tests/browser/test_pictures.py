@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import SCREENSHOTS, open_notebook, run_notebook_clean
+from lab import SCREENSHOTS, open_notebook
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.name for path in (REPO / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -164,11 +164,11 @@ def wide_page(browser, request):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_pictures_fit_show_and_speak(jupyterlab, wide_page, lesson):
+@pytest.mark.parametrize("lesson", [pytest.param(lesson, marks=pytest.mark.runs_lesson(f"solutions/{lesson}"))
+                                    for lesson in LESSONS])
+def test_pictures_fit_show_and_speak(ran, lesson):
     _require_axe()
-    page = wide_page
-    run_notebook_clean(page, jupyterlab, f"solutions/{lesson}")
+    page = ran   # the lesson after one Run All (shared with its widget test, if it has one: conftest.py)
     page.add_script_tag(path=str(AXE))
 
     record = {"lesson": lesson, "widths": {}}
@@ -216,17 +216,13 @@ _CARDS = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-h
 
 
 @pytest.mark.browser
-def test_pictures_sit_on_a_light_card_in_the_dark_theme(jupyterlab, wide_page):
+@pytest.mark.runs_lesson("solutions/01_two_ways_to_cook.ipynb")
+def test_pictures_sit_on_a_light_card_in_the_dark_theme(ran):
     """In JupyterLab Dark a graph is still black on white, inside a visible border, not a white hole."""
-    page = wide_page
-    page.goto(jupyterlab.url("solutions/01_two_ways_to_cook.ipynb"))
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('apputils:change-theme')",
-                           timeout=60_000)
+    page = ran
     page.evaluate("() => window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
     try:
         page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'", timeout=30_000)
-        run_notebook_clean(page, jupyterlab, "solutions/01_two_ways_to_cook.ipynb")
-        assert page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
         cards = page.evaluate(_CARDS)
         assert cards, "lesson 01 shows no course picture"
         assert all(card["background"] == "rgb(255, 255, 255)" and card["border"] == "solid" for card in cards), cards

@@ -4,15 +4,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, run_notebook_clean, save_screenshot
+from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
 from test_pictures import MIN_FONT_PX
 
 NOTEBOOK = "solutions/04_inside_a_static_program.ipynb"
 
 
 @pytest.mark.browser
-def test_program_graph_switches_before_after_and_inspects_nodes(jupyterlab, page):
-    run_notebook_clean(page, jupyterlab, NOTEBOOK)
+@pytest.mark.runs_lesson(NOTEBOOK)
+def test_program_graph_switches_before_after_and_inspects_nodes(ran):
+    page = ran
 
     widget = page.locator(".jp-OutputArea-output").filter(has=page.locator(".pc-program-status")).first
     widget.scroll_into_view_if_needed()
