@@ -172,6 +172,63 @@ def test_markup_script_and_escapes_a_submission_carries_are_never_active(graded)
     assert not injected, injected
 
 
+def test_formgrader_shows_the_injecting_submission_with_nothing_active(graded, browser):
+    """The instructor's view of the submission, as formgrader serves it (nbgrader's own server extension
+    and template, in Debian's Chromium): no injected script runs (each would open an alert), no element
+    carries an injected handler, and the honest answers' checks are there."""
+    import secrets
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    from nbgrader.api import Gradebook
+
+    from test_nbgrader_e2e import ARTIFACTS
+
+    course, *_ = graded
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=grading.COURSE_ID) as gradebook:
+        submission = gradebook.find_submission_notebook(Path(NOTEBOOK).stem, ASSIGNMENT, "injects_markup").id
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    token = secrets.token_hex(16)
+    server = subprocess.Popen([sys.executable, "-m", "jupyter", "server", f"--ServerApp.root_dir={course}",
+                               "--ip=127.0.0.1", f"--port={port}", "--port-retries=0", "--no-browser",
+                               f"--IdentityProvider.token={token}", "--allow-root"],
+                              cwd=course, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    context = browser.new_context(viewport={"width": 1366, "height": 850})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        page = context.new_page()
+        alerts = []
+        page.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{base}/formgrader/submissions/{submission}/?token={token}", wait_until="load", timeout=120_000)
+        page.wait_for_timeout(2000)   # any script or handler that could run has run
+        html, text = page.content(), page.inner_text("body")
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        try:   # the first screen (Chromium cannot capture the whole 30 000 px page); a failed picture hides nothing
+            page.screenshot(path=str(ARTIFACTS / "screenshots" / "formgrader-injects-markup.png"), timeout=15_000)
+        except Exception as error:
+            print(f"screenshot failed: {error}")
+    finally:
+        context.close()
+        server.terminate()
+        server.wait(timeout=30)
+    # (formgrader hides the student's name; the injected markup shows as text, inert)
+    assert 'tracked = {"b", "d", "e"}' in text and "pc-injected-5" in text, "formgrader did not show the submission"
+    assert alerts == [], alerts
+    parser = _ActiveParts()
+    parser.feed(html)
+    assert not [part for part in parser.active if "pc-injected" in part], parser.active
+
+
 def markdown_html(source, attachments=None):
     """A markdown cell as nbconvert renders it (mistune): raw HTML in markdown passes through."""
     from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
