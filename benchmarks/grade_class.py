@@ -1,10 +1,12 @@
 """Benchmark: grade a synthetic class of lesson 02 with --jobs 1 and --jobs 2, in one run.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/grade_class.py [--students 40] [--jobs 1 2]
+    PYTHONPATH=. .venv/bin/python benchmarks/grade_class.py [--students 40] [--jobs 1 2] [--busy 2]
 
 Prints seconds per submission for each --jobs, the speed-up, and the floor: one sandbox,
 one kernel start and one `import paddle` (what every submission pays twice: once for the
-student's run, once for the judge's run). Figures depend on the machine and on how busy it is.
+student's run, once for the judge's run). Figures depend on the machine and on how busy it is:
+``--busy N`` keeps N other processes spinning on the CPU the whole time (a loaded machine, made the
+same way every time). Every student must get the score it earned, at every --jobs.
 """
 import argparse
 import json
@@ -43,6 +45,18 @@ def synthetic(i, right):
     return answers
 
 
+def earned(i):
+    """The score synthetic() student i earned (l02: 1 + 3 + 2 + 3 points)."""
+    return 0.0 if i % 4 == 1 else 6.0 if i % 4 == 2 else 9.0
+
+
+def spinning(count):
+    """``count`` processes that keep a core busy each until they are killed."""
+    import subprocess
+
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
 def floor(limits, repeats=3):
     from paddlecourse.grading.judge import _run
     from nbformat.v4 import new_code_cell
@@ -59,7 +73,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--busy", type=int, default=0, help="processes spinning beside the grading")
     args = parser.parse_args(argv)
+    busy = spinning(args.busy)
+    try:
+        run(args)
+    finally:
+        for process in busy:
+            process.kill()
+
+
+def run(args):
     base = Path(tempfile.mkdtemp(prefix="grade-class-bench-"))
     course = base / "course"
     grading.create_course(course, generate=False)
@@ -79,7 +103,7 @@ def main(argv=None):
         nbformat.write(notebook, home / ASSIGNMENT / NOTEBOOK)
         grading.submit(home, ASSIGNMENT, f"s{i:03d}", course / "exchange", cache=base / "cache")
     grading.collect(course, ASSIGNMENT)
-    results = {"students": args.students, "cores": __import__("os").cpu_count()}
+    results = {"students": args.students, "cores": __import__("os").cpu_count(), "busy_processes": args.busy}
     results["floor_seconds"] = round(floor(sandbox.Limits()), 2)
     print(f"floor (sandbox + kernel start + import paddle): {results['floor_seconds']} s", flush=True)
     scores = None
@@ -88,6 +112,7 @@ def main(argv=None):
         report = grading.grade_class(course, ASSIGNMENT, jobs=jobs)
         seconds = time.monotonic() - start
         got = {g.student: g.score for g in report.grades}
+        assert got == {f"s{i:03d}": earned(i) for i in range(args.students)}, f"--jobs {jobs}: a wrong score\n{report}"
         assert scores is None or got == scores, "scores differ between --jobs runs"
         scores = got
         results[f"jobs{jobs}"] = {"seconds": round(seconds, 1), "per_submission": round(seconds / args.students, 2)}
@@ -98,7 +123,8 @@ def main(argv=None):
         print(f"speed-up --jobs {last} over --jobs {first}: {results['speedup']}x")
     out = ROOT / "test-artifacts"
     out.mkdir(exist_ok=True)
-    (out / "grade_class_benchmark.json").write_text(json.dumps(results, indent=1))
+    name = "grade_class_benchmark" + (f"_busy{args.busy}" if args.busy else "")
+    (out / f"{name}.json").write_text(json.dumps(results, indent=1))
     print(json.dumps(results))
 
 
