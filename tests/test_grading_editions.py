@@ -18,7 +18,7 @@ from paddlecourse.grading.course import lesson_notebooks
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l00  # noqa: E402
-from test_nbgrader_e2e import fill, sandbox_or_skip  # noqa: E402
+from grading_class import fill, sandbox_or_skip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT, NOTEBOOK = "l00", "00_setup_and_first_run.ipynb"

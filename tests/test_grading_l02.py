@@ -4,7 +4,6 @@ paddle and builtins, lying objects, redefined lesson globals, skip-execution tag
 reaching for the course directory, another student, the exchange, the network, a detached child)
 get none of the points they did not earn and change nothing outside their sandbox.
 """
-import os
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +16,7 @@ from paddlecourse import grading
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l02  # noqa: E402
 from submissions.attacks import DETACHED_MARKER  # noqa: E402
-from test_nbgrader_e2e import digests, fill, live_processes, sandbox_or_skip  # noqa: E402
+from grading_class import ARTIFACTS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l02", "02_autograd_by_hand.ipynb"
 pytestmark = pytest.mark.timeout(900)
@@ -27,21 +26,10 @@ pytestmark = pytest.mark.timeout(900)
 def graded(tmp_path_factory):
     sandbox_or_skip()
     base = tmp_path_factory.mktemp("l02")
-    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")
-    course = base / "course"
-    grading.create_course(course, generate=False)
-    grading.generate_assignment(course, ASSIGNMENT)
-    grading.release_assignment(course, ASSIGNMENT)
-    released = course / "exchange" / grading.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
-    student_copy = nbformat.read(released, as_version=4)
+    course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
     canary = base / "canary"
     specs, expected = l02.hostile(course, course / "exchange", canary)
-    for student, spec in specs.items():
-        home = base / "students" / student
-        (home / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
-        grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
-    grading.collect(course, ASSIGNMENT)
+    hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, specs)
     guarded = [course / "nbgrader_config.py", *sorted((course / "source").rglob("*")),
                *sorted((course / "submitted").rglob("*.ipynb"))]
     before = digests(guarded)
@@ -184,7 +172,6 @@ def test_formgrader_shows_the_injecting_submission_with_nothing_active(graded, b
 
     from nbgrader.api import Gradebook
 
-    from test_nbgrader_e2e import ARTIFACTS
 
     course, *_ = graded
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=grading.COURSE_ID) as gradebook:

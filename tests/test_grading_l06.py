@@ -8,7 +8,6 @@ blank ones, a class behind hooks that swallow every error, and an ex1 that never
 test the answer run did not reach is not judged (the judge's run holds the solution's class) and the
 submission goes to a hand check; no hidden test reaches what the student sees.
 """
-import os
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from paddlecourse.grading import judge
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l06  # noqa: E402
-from test_nbgrader_e2e import fill, sandbox_or_skip  # noqa: E402
+from grading_class import hand_in, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l06", "06_export.ipynb"
 pytestmark = pytest.mark.timeout(900)
@@ -30,19 +29,8 @@ pytestmark = pytest.mark.timeout(900)
 def graded(tmp_path_factory):
     sandbox_or_skip()
     base = tmp_path_factory.mktemp("l06")
-    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")
-    course = base / "course"
-    grading.create_course(course, generate=False)
-    grading.generate_assignment(course, ASSIGNMENT)
-    grading.release_assignment(course, ASSIGNMENT)
-    released = course / "exchange" / grading.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
-    student_copy = nbformat.read(released, as_version=4)
-    for student, spec in l06.SUBMISSIONS.items():
-        home = base / "students" / student
-        (home / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
-        grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
-    grading.collect(course, ASSIGNMENT)
+    course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
+    hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, l06.SUBMISSIONS)
     report = grading.grade_class(course, ASSIGNMENT, jobs=2)
     print(report)
     return course, report

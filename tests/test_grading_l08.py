@@ -7,19 +7,17 @@ patches installed when a function is called, a function printing every cell and 
 records and forged runner lines, a submission linked to the instructor's source notebook - get nothing they
 did not earn, and no feedback shows a hidden test.
 """
-import os
 import sys
 import time
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from paddlecourse import grading
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l08  # noqa: E402
-from test_nbgrader_e2e import digests, fill, sandbox_or_skip  # noqa: E402
+from grading_class import digests, hand_in, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l08", "08_choosing_and_fixing.ipynb"
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,23 +29,15 @@ def graded(tmp_path_factory):
     sandbox_or_skip()
     start = time.monotonic()
     base = tmp_path_factory.mktemp("l08")
-    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")
-    course = base / "course"
-    grading.create_course(course, generate=False)
-    grading.generate_assignment(course, ASSIGNMENT)
-    grading.release_assignment(course, ASSIGNMENT)
-    released = course / "exchange" / grading.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
-    student_copy = nbformat.read(released, as_version=4)
-    for student, spec in l08.SPECS.items():
-        home = base / "students" / student
-        (home / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
-        grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
+    course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
+
+    def link_to_source(student, spec):
         if spec.get("symlink_to_source"):   # the exchange's inbound is writable by students
             [handed_in] = (course / "exchange" / grading.COURSE_ID / "inbound").glob(f"{student}+{ASSIGNMENT}+*")
             (handed_in / NOTEBOOK).unlink()
             (handed_in / NOTEBOOK).symlink_to(course / "source" / ASSIGNMENT / NOTEBOOK)
-    grading.collect(course, ASSIGNMENT)
+
+    hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, l08.SPECS, after_submit=link_to_source)
     guarded = [course / "nbgrader_config.py", *sorted((course / "source").rglob("*"))]
     before = digests(guarded)
     report = grading.grade_class(course, ASSIGNMENT, jobs=2)

@@ -21,7 +21,7 @@ from paddlecourse.grading import sandbox
 from paddlecourse.grading.judge import _run
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_nbgrader_e2e import live_processes, sandbox_or_skip  # noqa: E402
+from grading_class import live_processes, sandbox_or_skip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "paddlecourse-sandbox-test-orphan"

@@ -11,8 +11,6 @@ Takes about 5-9 minutes on a loaded 2-core machine (two sandboxed runs per submi
 Per-submission times go to test-artifacts/nbgrader-grading-times.txt.
 """
 import csv
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -22,101 +20,26 @@ import pytest
 from paddlecourse import grading as instructor
 
 sys.path.insert(0, str(Path(__file__).parent))
+from grading_class import ARTIFACTS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
 from submissions import l00  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT = "l00"
 NOTEBOOK = "00_setup_and_first_run.ipynb"
-ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.timeout(900)
-
-
-def fill(student_copy, answers, delete=(), replace=None, tags=None, duplicate=None, extra=(), **_):
-    """A submission: the student version with answer cells filled, cells deleted, edited, tagged
-    or copy-pasted (``duplicate``: grade id -> source of an earlier copy, None for the same), and
-    scratch cells added at the end (``extra``: code as text, or whole cells as dicts)."""
-    notebook = nbformat.from_dict(student_copy)
-    replace, tags, duplicate = replace or {}, tags or {}, duplicate or {}
-    kept = []
-    for cell in notebook.cells:
-        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if grade_id in delete:
-            continue
-        if grade_id in answers:
-            cell.source = answers[grade_id]
-        if grade_id in replace:
-            cell.source = replace[grade_id]
-        if grade_id in tags:
-            cell.metadata["tags"] = list(tags[grade_id])
-        if grade_id in duplicate:
-            copy = nbformat.from_dict(cell)
-            copy.id = cell.id + "c"
-            if duplicate[grade_id] is not None:
-                copy.source = duplicate[grade_id]
-            kept.append(copy)
-        kept.append(cell)
-    kept += [nbformat.from_dict(cell) if isinstance(cell, dict) else nbformat.v4.new_code_cell(cell) for cell in extra]
-    notebook.cells = kept
-    return notebook
-
-
-def sandbox_or_skip():
-    from paddlecourse.grading import sandbox
-
-    if not sandbox.available():
-        reason = "SYSTEM PART MISSING: bubblewrap (`bwrap`) cannot sandbox here. Install it: apt-get install bubblewrap"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-
-
-def digests(paths):
-    import hashlib
-
-    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.is_file()}
-
-
-def live_processes(marker):
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if marker.encode() in (proc / "cmdline").read_bytes():
-                found.append(proc.name)
-        except OSError:
-            pass
-    return found
 
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
     sandbox_or_skip()
     base = tmp_path_factory.mktemp("nbgrader")
-    os.environ["PADDLECOURSE_STATE_DIR"] = str(base / "state")  # the integrity record, outside the course
-    course = base / "course"
-    # the course directory, wired to this repo; only lesson 00 is generated here, to save time
-    instructor.create_course(course, generate=False)
-    instructor.generate_assignment(course, ASSIGNMENT)
-    instructor.release_assignment(course, ASSIGNMENT)
-    released = course / "exchange" / instructor.COURSE_ID / "outbound" / ASSIGNMENT / NOTEBOOK
-    student_copy = nbformat.read(released, as_version=4)
-    assert "BEGIN HIDDEN TESTS" not in released.read_text()
-
+    course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
     canary = base / "canary"
     hostile, hostile_expected = l00.hostile(course, course / "exchange", canary)
     submissions = {**l00.SUBMISSIONS, **hostile}
     expected = {**l00.EXPECTED, **hostile_expected}
-    # every student submits through the exchange with nbgrader's ExchangeSubmit (what `nbgrader submit` runs)
-    for student, spec in submissions.items():
-        home = base / "students" / student
-        (home / ASSIGNMENT).mkdir(parents=True)
-        if "raw" in spec:
-            (home / ASSIGNMENT / NOTEBOOK).write_bytes(spec["raw"])
-        else:
-            nbformat.write(fill(student_copy, **spec), home / ASSIGNMENT / NOTEBOOK)
-        instructor.submit(home, ASSIGNMENT, student, course / "exchange", cache=base / "cache")
-    instructor.collect(course, ASSIGNMENT)
-    assert instructor.submitted_students(course, ASSIGNMENT) == sorted(submissions)
+    hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, submissions)
 
     guarded = [course / "nbgrader_config.py", course / "gradebook.db", *sorted((course / "source").rglob("*")),
                *sorted((course / "submitted").rglob("*.ipynb"))]

@@ -168,15 +168,20 @@ def page(browser, request):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     yield page
+    _leave_screenshot(page, request)
+    context.close()
+    if "jupyterlab" in request.fixturenames:
+        _shut_down_kernels(request.getfixturevalue("jupyterlab"))
+
+
+def _leave_screenshot(page, request):
+    """test-artifacts/screenshots/<test>.png, whatever the test's outcome."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
     try:
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, timeout=15_000)
     except Exception as error:  # a failed screenshot must not hide the test's own result
         print(f"screenshot of {name} failed: {error}")
-    context.close()
-    if "jupyterlab" in request.fixturenames:
-        _shut_down_kernels(request.getfixturevalue("jupyterlab"))
 
 
 def _shut_down_kernels(lab, only=None):
@@ -255,10 +260,5 @@ def ran(request, lesson_runs):
     (path,) = {marker.args[0] for marker in request.node.iter_markers("runs_lesson")}
     page = lesson_runs.page(path)
     yield page
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    try:
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, timeout=15_000)
-    except Exception as error:  # a failed screenshot must not hide the test's own result
-        print(f"screenshot of {name} failed: {error}")
+    _leave_screenshot(page, request)
     lesson_runs.done_with(path)
