@@ -257,7 +257,8 @@ def test_input_specs_come_back_as_input_specs():
 
 
 def test_a_static_program_and_its_output_value_come_back_runnable(capsys):
-    from paddlecourse.grading.answers import MARKER, report
+    from paddlecourse.grading.answers import MARKER
+    from paddlecourse.grading.reports import report
 
     paddle.enable_static()
     try:
@@ -325,7 +326,8 @@ def test_a_submission_that_is_a_link_or_the_source_notebook_is_refused(tmp_path)
 def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
     """Review finding A: a test that passed the function as an argument was judged with the instructor's own
     function. Every function or class answer of every lesson is now replayed (by arguments or by recorded
-    effects) or, for a Layer class, kept from the answer run - none is left to the solution."""
+    effects) or, for a Layer class, observed in the student's run as its test needs it - none is left to the
+    solution, and none is judged in a kernel where student code ran."""
     import nbformat
 
     from paddlecourse.grading import judge
@@ -339,11 +341,11 @@ def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
             if judge.is_answer(cell) and cell.cell_type == "code" and judge.defined_names(cell.source)[1]:
                 grade_id = judge._grader(cell)["grade_id"]
                 ways = [name for name, found in (("literal", plan.literal), ("effects", plan.effects),
-                                                 ("kept", plan.kept)) if grade_id in found]
+                                                 ("observe", plan.observe)) if grade_id in found]
                 assert len(ways) == 1, (grade_id, ways)
                 seen[grade_id] = ways[0]
     assert seen == {"l01-ex3-answer": "effects", "l02-ex4-answer": "literal", "l03-ex1-answer": "effects",
-                    "l03-ex2-answer": "effects", "l03-ex3-answer": "effects", "l06-ex4-answer": "kept",
+                    "l03-ex2-answer": "effects", "l03-ex3-answer": "effects", "l06-ex4-answer": "observe",
                     "l07-ex3-answer": "literal", "l08-ex3-answer": "effects", "l08-ex5-answer": "effects",
                     "l08-ex7-answer": "effects", "l08-ex9-answer": "effects"}
 

@@ -211,44 +211,6 @@ def decode(data, namespace=None):
     raise ValueError(f"unknown answer type {tag!r}")
 
 
-def report(namespace, names, calls):
-    """Print one line: the answers ``names`` in ``namespace``, and the results of ``calls``.
-
-    ``calls`` maps a function's name to a list of argument lists (tagged JSON, as the
-    grader read them from the test cells); each is called once and its result reported.
-    Runs in the student's kernel, inside the sandbox.
-    """
-    answers = {}
-    for name in names:
-        if name not in namespace:
-            answers[name] = {"missing": True}
-            continue
-        try:
-            if type(namespace[name]) is _pir("Value"):
-                answers[name] = {"value": value_reference(namespace[name], namespace, names)}
-            else:
-                answers[name] = {"value": encode(namespace[name])}
-        except Unsupported as why:
-            answers[name] = {"unsupported": str(why)}
-        except Exception as error:  # a tensor that cannot be read, ...
-            answers[name] = {"unsupported": f"{type(error).__name__}"}
-    results = {}
-    for name, arg_lists in calls.items():
-        function = namespace.get(name)
-        results[name] = []
-        for args in arg_lists:
-            entry = {"args": args}
-            try:
-                entry["value"] = encode(function(*[decode(a) for a in args["args"]],
-                                                 **{k: decode(v) for k, v in args["kwargs"].items()}))
-            except Unsupported as why:
-                entry["unsupported"] = str(why)
-            except BaseException as error:  # noqa: B902 - a student's function may raise anything
-                entry["raised"] = type(error).__name__
-            results[name].append(entry)
-    print(MARKER + json.dumps({"answers": answers, "calls": results}), flush=True)
-
-
 def record_calls(namespace, names, path="paddlecourse-records.jsonl"):
     """Wrap the functions ``names`` so that every later call with plain-data arguments appends its
     arguments and result to ``path`` (the student's run: the visible checks' calls, replayed by the judge

@@ -7,20 +7,22 @@ Up to three sandboxed runs per submission, and a decision made by none of them:
    sandbox. After each answer cell a report cell prints the names that the instructor's
    solution cell defines, as plain data (``answers.encode``); a pure function answer (the hidden
    tests call it with literal arguments only) is called with those arguments and its results are
-   reported, and the calls the visible checks make are recorded by their arguments. The hidden
-   tests never enter this run, so nothing in it can read or print them.
+   reported, and the calls the visible checks make are recorded by their arguments. Two kinds of
+   answer are reported as what the tests need of them: a model ``paddle.jit.load`` returned, and the
+   files an answer wrote at a path, as the files' contents (``models.py``); a Layer class whose forward
+   is the answer (lesson 06 ex4) as its eval-mode forward exported as a program, plus its train-mode
+   outputs on the exercise's input (``layer_classes.py``). The hidden tests never enter this run, so
+   nothing in it can read or print them.
 2. **The answer run** (untrusted; only when a function or class answer is handed lesson objects:
    a model, a loader, an export path). The instructor's notebook with the student's cells for those
    exercises (every other answer as the solution has it) and a recorder after each: every call's
    arguments (fingerprint), result and effects on its arguments are recorded (``effects.py``).
    Only those records come back - none of its outputs, none of its verdicts - and a hidden part
-   is in that run only where it calls the recorded answer itself. One kind of answer cannot be
-   recorded as data: a class whose methods are the answer (a Layer's forward, lesson 06 ex4);
-   its test's pass or fail is the one verdict taken from this run (see instructors/README.md).
+   is in that run only where it calls the recorded answer itself.
 3. **The judge's run** (trusted code only). The instructor's own notebook from source/ runs in
    a fresh sandboxed kernel: lesson cells and solution cells as the instructor wrote them, then,
    after each solution cell, the names it defines are deleted and rebound to fresh objects
-   rebuilt from the student's report (``answers.decode``), pure functions to stand-ins that return
+   rebuilt from the student's report (``reports.rebuild``; files at a path replace the solution's), pure functions to stand-ins that return
    what the student's function returned for those arguments, and recorded answers to stand-ins that
    replay the records call by call (``effects.bind``). Then the test cells run, visible checks and
    hidden tests together, each hidden part keeping the random generators as it found them. No
@@ -344,7 +346,8 @@ def _run(cells, limits, use_sandbox, kernel, files=None, records=None):
     own = {str(k): limits.trusted_seconds for k, index in enumerate(code) if cells[index].metadata.get(TRUSTED)}
     job = {"cells": [cells[index].source for index in code], "kernel": kernel, "cell_timeout": limits.cell_seconds,
            "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records,
-           "cell_timeouts": own, "answer_seconds": limits.answer_seconds}
+           "cell_timeouts": own, "answer_seconds": limits.answer_seconds,
+           "trusted_cell_bytes": limits.output_bytes}   # a report may carry a model
     result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
     outputs, stopped, done, found, stopped_at, statuses = {}, "", False, [], None, {}
     for line in result.stdout.decode("utf-8", "replace").splitlines():
@@ -406,9 +409,13 @@ BIND = '''\
 # First they go: a step stopped after this line leaves no solution value behind to be graded.
 for _pc_name in {names!r}:
     globals().pop(_pc_name, None)
-from paddlecourse.grading.answers import decode as _pc_decode, replay as _pc_replay
+from paddlecourse.grading.answers import replay as _pc_replay
+from paddlecourse.grading.reports import rebuild as _pc_decode
 import json as _pc_json
 _pc_report = _pc_json.loads({report!r})
+if {files_at!r}:   # the files the solution wrote at that path go, the student's take their place
+    __import__("paddlecourse.grading.models", fromlist=["models"]).restore_files(globals()[{files_at!r}],
+                                                                                 _pc_report.get("files"))
 _pc_answers = _pc_report.get("answers") if isinstance(_pc_report.get("answers"), dict) else {{}}
 for _pc_name in sorted(_pc_answers, key=lambda n: str(_pc_answers[n]).startswith("{{'value': {{'t': 'value'")):
     _pc_entry = _pc_answers[_pc_name]   # programs first, then the values that point into them
@@ -453,13 +460,11 @@ class Plan:
     data: dict = field(default_factory=dict)      # grade id -> data names (reported by the student's run)
     literal: dict = field(default_factory=dict)   # grade id -> functions replayed by their literal arguments
     effects: dict = field(default_factory=dict)   # grade id -> (functions, Dataset classes) replayed by record
-    kept: dict = field(default_factory=dict)      # grade id -> classes whose tests' verdicts the answer run gives
+    observe: dict = field(default_factory=dict)   # grade id -> {Layer class: what its tests need of it}
+    files_at: dict = field(default_factory=dict)  # grade id -> the name of the path whose files are the answer
 
     def recorded_names(self):
         return {n for functions, datasets in self.effects.values() for n in [*functions, *datasets]}
-
-    def kept_names(self):
-        return {n for names in self.kept.values() for n in names}
 
 
 def name_uses(source, names):
@@ -527,15 +532,13 @@ def _hidden_part(source):
     return "\n".join(HIDDEN.findall(source))
 
 
-# An answer cell's metadata {"paddlecourse": {"judged_where_made": "why"}}: its values are not data (lesson 06 ex1)
-JUDGED_WHERE_MADE = "judged_where_made"
-
-
 def plan_for(source):
     '''The Plan of an instructor's notebook: data answers are reported; a function the tests call only
     with literal arguments is replayed by them; any other function, and a Dataset class, is recorded in
-    the answer run and replayed by its effects; another class (a Layer whose forward is the answer) keeps
-    its tests' verdicts from the answer run.'''
+    the answer run and replayed by its effects. The answer cell's metadata adds two kinds, in
+    ``{"paddlecourse": {...}}``: ``"observe"`` names a Layer class whose forward is the answer and what its
+    tests need of it (``layer_classes.py``); ``"files_at"`` names the path whose files are part of the answer.
+    A class answer with neither is reported as data, which the judge refuses: "needs a look".'''
     plan = Plan()
     tests = [c.source for c in source.cells if is_test(c)]
     for cell in source.cells:
@@ -543,12 +546,13 @@ def plan_for(source):
             continue
         grade_id = _grader(cell)["grade_id"]
         data, functions = defined_names(cell.source)
-        if cell.metadata.get("paddlecourse", {}).get(JUDGED_WHERE_MADE):
-            # the author says its values cannot travel (a loaded model, files it wrote): nothing is reported,
-            # and its tests keep their verdicts from the answer run, where the student's cell ran
-            plan.data[grade_id] = []
-            plan.kept[grade_id] = data + functions
-            continue
+        authored = cell.metadata.get("paddlecourse", {})
+        if authored.get("files_at"):
+            plan.files_at[grade_id] = str(authored["files_at"])
+        observed = {name: how for name, how in (authored.get("observe") or {}).items() if name in functions}
+        if observed:
+            plan.observe[grade_id] = observed
+            data, functions = data + list(observed), [f for f in functions if f not in observed]
         plan.data[grade_id] = data
         if not functions:
             continue
@@ -563,7 +567,7 @@ def plan_for(source):
             # checks' calls are recorded in the student's run, which holds no hidden test; replayed by arguments
             plan.literal[grade_id] = functions
         elif any(not any("Dataset" in base for base in bases) for bases in classes.values()):
-            plan.kept[grade_id] = functions
+            plan.data[grade_id] = data + functions   # a class no metadata describes: refused as data
         else:
             plan.effects[grade_id] = ([f for f in functions if f not in classes], [f for f in functions if f in classes])
     return plan
@@ -579,7 +583,8 @@ def _judge_cells(source, reports, plan, last_use):
             data, functions = plan.data[grade_id], plan.literal.get(grade_id, [])
             report = reports.get(grade_id) or {}
             cells.append(_trusted(BIND.format(report=json.dumps(report), names=data + functions, data=data,
-                                              functions=functions), f"rebinding the answers of {grade_id}"))
+                                              functions=functions, files_at=plan.files_at.get(grade_id, "")),
+                                  f"rebinding the answers of {grade_id}"))
         if grade_id in plan.effects:
             functions, datasets = plan.effects[grade_id]
             slots[grade_id] = len(cells)
@@ -599,9 +604,9 @@ def _judge_cells(source, reports, plan, last_use):
 
 
 def _last_uses(source, plan):
-    '''{answer grade id: the last test cell that mentions one of its recorded or kept names}.'''
+    '''{answer grade id: the last test cell that mentions one of its recorded names}.'''
     last = {}
-    groups = {**{g: [*f, *d] for g, (f, d) in plan.effects.items()}, **plan.kept}
+    groups = {g: [*f, *d] for g, (f, d) in plan.effects.items()}
     for cell in source.cells:
         if is_test(cell):
             for answer_id, names in groups.items():
@@ -610,27 +615,23 @@ def _last_uses(source, plan):
     return last
 
 
-def _answer_run_cells(source, students_source, plan, token=""):
-    '''The answer run: the instructor's notebook with the student's cells for the recorded and kept
-    answers (every other answer as the solution has it), a recorder after each recorded one, and the test
-    cells up to the last that uses them - a hidden part only where it uses them (its calls must be
-    recorded, or its verdict is the kept one), so nothing else hidden is ever in that kernel.'''
-    recorded, kept = plan.recorded_names(), plan.kept_names()
-    names = recorded | kept
+def _answer_run_cells(source, students_source, plan):
+    '''The answer run: the instructor's notebook with the student's cells for the recorded answers
+    (every other answer as the solution has it), a recorder after each, and the test cells up to the last
+    that uses them - a hidden part only where it calls them itself (its calls must be recorded), so
+    nothing else hidden is ever in that kernel.'''
+    names = plan.recorded_names()
     cells, index, last = [], {}, 0
     for cell in source.cells:
         grade_id = _grader(cell).get("grade_id")
-        if grade_id in plan.effects or grade_id in plan.kept:
+        if grade_id in plan.effects:
             cells.append(_plain("code", students_source.get(grade_id, "")))
-            if grade_id in plan.effects:
-                functions, datasets = plan.effects[grade_id]
-                cells.append(_trusted(RECORD.format(names=functions + datasets), f"recording the answers of {grade_id}"))
+            functions, datasets = plan.effects[grade_id]
+            cells.append(_trusted(RECORD.format(names=functions + datasets), f"recording the answers of {grade_id}"))
         elif is_test(cell):
             uses = name_uses(cell.source, names)[0]
-            keep_hidden = bool(name_uses(_hidden_part(cell.source), names)[0]) or bool(uses & kept)
+            keep_hidden = bool(name_uses(_hidden_part(cell.source), names)[0])
             text = neutral_hidden(cell.source) if keep_hidden else without_hidden_tests(cell.source)
-            if uses & kept:  # a kept verdict needs the cell's last line reached, not only no error shown
-                text += f"\nprint({token!r})"
             cells.append(_plain("code", text))
             if uses:
                 index[grade_id] = len(cells) - 1
@@ -646,28 +647,9 @@ def _checked_records(records, names):
     return kept[:MAX_RECORDS]
 
 
-KEPT_PASSED = ("✓ Passed. (Decided in the sandboxed run where your answer ran, with the lesson's set-up; "
-               "its messages are not shown here.)\n")
-KEPT_FAILED = ("Did not pass. It was decided in the sandboxed run where your answer ran, with the lesson's set-up; "
-               "its messages are not shown here: run this check cell in your notebook to see why.")
-
-
 def _not_judged():
     return [{"output_type": "error", "ename": "NotJudged", "evalue": "This test could not be run; your instructor "
              "will look at it.", "traceback": ["NotJudged: This test could not be run."]}]
-
-
-def _kept_verdict(outputs, status, token):
-    """A kept test's verdict, and nothing else of the run where the student's code ran (its prints could
-    quote the hidden tests that run holds): passed when no error was shown, the kernel's execute_reply said
-    "ok" (an error swallowed by a custom exception handler still says "error"), AND the cell's last line
-    printed the run's token (code that wraps the cell to swallow every error skips that line too)."""
-    printed = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream"
-                      and o.get("name") == "stdout")
-    if any(o.get("output_type") == "error" for o in outputs) or status != "ok" or token not in printed.splitlines():
-        return [{"output_type": "error", "ename": "CheckFailed", "evalue": KEPT_FAILED,
-                 "traceback": [f"CheckFailed: {KEPT_FAILED}"]}]
-    return [{"output_type": "stream", "name": "stdout", "text": KEPT_PASSED}]
 
 
 # hidden tests, not solution markers: a learner may paste a solution cell from the course's solutions/ (catch-up
@@ -772,12 +754,17 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         if grade_id:
             data, functions = plan.data.get(grade_id, []), plan.literal.get(grade_id, [])
             wanted = json.dumps({f: calls[f] for f in functions})
-            cell.source = ("from paddlecourse.grading.answers import report as _pc_report, record_calls as _pc_rc\n"
-                           f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}))\n"
+            how = json.dumps({"observe": plan.observe.get(grade_id, {}), "files_at": plan.files_at.get(grade_id)})
+            cell.source = ("from paddlecourse.grading.reports import report as _pc_report\n"
+                           "from paddlecourse.grading.answers import record_calls as _pc_rc\n"
+                           f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}), "
+                           f"**__import__('json').loads({how!r}))\n"
                            f"_pc_rc(globals(), {functions!r})\n"
                            "del _pc_report, _pc_rc")
             cell.metadata[TRUSTED] = f"reading the answers of {grade_id}"
-    outputs, stopped, run = _run(cells, limits, use_sandbox, kernel, records=effects.RECORDS)
+    # the reports may carry models and the files an answer wrote: room for them, as in the answer run
+    student_limits = dataclasses.replace(limits, output_bytes=max(limits.output_bytes, ANSWER_RUN_BYTES))
+    outputs, stopped, run = _run(cells, student_limits, use_sandbox, kernel, records=effects.RECORDS)
     judgement.student_seconds = run.seconds
     if stopped:
         judgement.needs_look.append(f"the student's run stopped: {stopped}; answers after that point were not run")
@@ -810,43 +797,36 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
             if isinstance(entry, dict) and entry.get("unsupported"):
                 judgement.needs_look.append(
                     f"{grade_id}: `{answer_name}` is {str(entry['unsupported'])[:80]}; the judge takes only plain data "
-                    "(numbers, strings, lists, sets, dicts, arrays, tensors, InputSpecs, static programs)")
+                    "(numbers, strings, lists, sets, dicts, arrays, tensors, InputSpecs, static programs, "
+                    "loaded models)")
 
-    # function and class answers the tests hand lesson objects: the answer run records what they did
-    records, answer_verdicts, answer_index = [], {}, {}
-    if plan.effects or plan.kept:
+    # function and Dataset answers the tests hand lesson objects: the answer run records what they did
+    records = []
+    if plan.effects:
         students_source = {_grader(c).get("grade_id"): c.source for c in cells if is_answer(c)}
-        token = "paddlecourse-kept-" + secrets.token_hex(8)
-        answer_cells, answer_index = _answer_run_cells(source, students_source, plan, token)
+        answer_cells, answer_index = _answer_run_cells(source, students_source, plan)
         answer_limits = dataclasses.replace(limits, output_bytes=max(limits.output_bytes, ANSWER_RUN_BYTES))
-        answered, answer_stopped, answer_run = _run(answer_cells, answer_limits, use_sandbox, kernel,
-                                                    records=effects.RECORDS)
+        _, answer_stopped, answer_run = _run(answer_cells, answer_limits, use_sandbox, kernel, records=effects.RECORDS)
         judgement.judge_seconds += answer_run.seconds
         records = _checked_records(answer_run.records, plan.recorded_names())
         _look_at_failed_steps(judgement, answer_run, "the run of your function answers")
         if answer_stopped:
             judgement.needs_look.append(f"the run of your function answers stopped ({answer_stopped}); "
                                         "calls after that point were not recorded and their tests score 0")
-        kept_names = plan.kept_names()
-        for grade_id, where in answer_index.items():
-            test = next(c for c in source.cells if _grader(c).get("grade_id") == grade_id)
-            if kept_names and name_uses(test.source, kept_names)[0]:
-                # not reached (the run stopped before it): not judged - the judge's run holds the solution's values
-                answer_verdicts[grade_id] = _kept_verdict(answered[where], answer_run.statuses.get(where, ""), token) \
-                    if where in answered else _not_judged()
-        recorded = sorted(g for g in answer_index if g not in answer_verdicts)
-        if recorded:
+        if answer_index:
             judgement.notes.append(
-                "Tests " + ", ".join(recorded) + " use your function or class answers with the lesson's objects: "
-                "your code ran in a sandbox of its own on the lesson's set-up, what it returned and did to its "
-                "arguments was recorded, and the tests were judged on that record.")
-        if answer_verdicts:
-            several = len(answer_verdicts) > 1
-            judgement.notes.append(
-                ("Tests " if several else "Test ") + ", ".join(sorted(answer_verdicts)) +
-                (" were" if several else " was") + " decided in the sandboxed run where your answer ran (a Layer's "
-                "forward or a model loaded from files cannot be carried over as data); " +
-                ("their" if several else "its") + " messages are not shown here.")
+                "Tests " + ", ".join(sorted(answer_index)) + " use your function or class answers with the lesson's "
+                "objects: your code ran in a sandbox of its own on the lesson's set-up, what it returned and did to "
+                "its arguments was recorded, and the tests were judged on that record.")
+    observed = {name for names in plan.observe.values() for name in names}
+    observed_tests = sorted(_grader(c)["grade_id"] for c in source.cells if is_test(c) and observed
+                            and name_uses(c.source, observed)[0])
+    if observed_tests:
+        judgement.notes.append(
+            ("Tests " if len(observed_tests) > 1 else "Test ") + ", ".join(observed_tests) +
+            (" use" if len(observed_tests) > 1 else " uses") + " your class through what was observed of it in "
+            "your run: its forward in eval mode exported as a program (run with the test's own weights and "
+            "inputs), and its outputs in train mode on the exercise's input.")
 
     last_use = _last_uses(source, plan)
     judge_cells, test_index = _judge_cells(source, reports, plan, last_use)
@@ -861,9 +841,6 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
         first = min(index for index, _, _ in judge_run.trusted_failures)
         for where in [w for w in test_index.values() if isinstance(w, int) and w > first]:
             judged.pop(where, None)
-    for grade_id, verdict in answer_verdicts.items():
-        test_index[grade_id] = ("answer", grade_id)
-        judged[("answer", grade_id)] = verdict
 
     # the notebook nbgrader records: the student's run, report cells gone, test cells as judged
     final = []

@@ -1,8 +1,9 @@
 """Lesson 06 (grade ids l06-ex1..ex4, 2+1+2+3 = 8 points): honest and hostile submissions.
 
-Two of its answers cannot travel as data and are judged where they were made, in the answer run:
-ex1 (`reloaded`, a model loaded from the files the cell wrote) and ex4 (`class FixedScorer(Scorer)`,
-a Layer whose forward is the answer). ex2 and ex3 are data.
+ex1's answer is a model loaded from files and the files the cell wrote at `ex1_prefix`: both travel as
+their contents. ex4's is a class (`class FixedScorer(Scorer)`, a Layer whose forward is the answer): it
+travels as what its test needs of it (its eval forward exported as a program, its outputs on the
+exercise's input). ex2 and ex3 are data.
 """
 import textwrap
 
@@ -59,13 +60,22 @@ WRONG = {
     "l06-ex4-answer": RIGHT["l06-ex4-answer"].replace("training=self.training", "training=True"),
 }
 
-# the right InputSpec, but nothing saved: the files the test reads are not there (the judge's run, which
-# holds the solution's files, is never asked)
+# the right InputSpec and a model loaded back, but saved elsewhere: nothing is at ex1_prefix, where the test
+# reads (the judge's run wrote the solution's files there; they must go before the test runs)
 SPEC_NOT_SAVED = _code("""
     remove_export(ex1_prefix)
     ex1_spec = [InputSpec([None, 784], "float32", "x")]
-    reloaded = model
+    _elsewhere = os.path.join(os.path.dirname(ex1_prefix), "elsewhere")
+    paddle.jit.save(model, _elsewhere, input_spec=ex1_spec)
+    reloaded = paddle.jit.load(_elsewhere)
 """)
+
+# the old hole (issue 22): no class at all, and hooks that print what a passing check prints and clear the
+# error of every cell; nothing of a verdict comes from the student's kernel any more, so nothing to forge
+NO_CLASS_BEHIND_HOOKS = "\n".join([attacks.HOOKS, _code("""
+    _ip.events.register("pre_run_cell", lambda *args: print("✓ Passed."))
+    FixedScorer = None
+""")])
 
 # no dropout at all (the test's "dropout still acts in train() mode" fails), behind hooks that swallow every
 # error, patched numpy, paddle and checks, and a print of every cell run so far
@@ -81,10 +91,12 @@ SUBMISSIONS = {
     "wrong": {"answers": WRONG},
     "blank": {"answers": {}},
     "hooks_and_liars": {"answers": {"l06-ex1-answer": SPEC_NOT_SAVED, "l06-ex4-answer": HOOKS_CLASS}},
-    # the right class, but the kernel exits in ex1: the answer run never reaches ex4's test, and the judge's
-    # run (which holds the solution's class) must not decide it
+    "no_class_behind_hooks": {"answers": {**RIGHT, "l06-ex4-answer": NO_CLASS_BEHIND_HOOKS}},
+    # the right class, but the kernel exits in ex1: ex4 is never reported, and the judge's run (which held the
+    # solution's class) must not grade it
     "exits_first": {"answers": {**RIGHT, "l06-ex1-answer": "import os\nos._exit(0)"}},
 }
-EXPECTED = {"correct": 8, "other_form": 8, "wrong": 0, "blank": 0, "hooks_and_liars": 0, "exits_first": 0}
+EXPECTED = {"correct": 8, "other_form": 8, "wrong": 0, "blank": 0, "hooks_and_liars": 0, "no_class_behind_hooks": 5,
+            "exits_first": 0}
 NEEDS_LOOK = {"exits_first"}
 MAX_SCORE = 8
