@@ -58,7 +58,7 @@ def spinning(count):
 
 
 def floor(limits, repeats=3):
-    from paddlecourse.grading.judge import _run
+    from paddlecourse.grading.runs import run_cells as _run
     from nbformat.v4 import new_code_cell
 
     times = []

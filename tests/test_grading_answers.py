@@ -304,7 +304,7 @@ def test_effects_that_cannot_be_recorded_fail_that_call_and_not_the_run(tmp_path
 
 
 def test_a_submission_that_is_a_link_or_the_source_notebook_is_refused(tmp_path):
-    from paddlecourse.grading.judge import REFUSED_MARK, refusal
+    from paddlecourse.grading.submission import REFUSED_MARK, refusal
 
     source = tmp_path / "source.ipynb"
     source.write_text("{}")
@@ -330,16 +330,16 @@ def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
     solution, and none is judged in a kernel where student code ran."""
     import nbformat
 
-    from paddlecourse.grading import judge
+    from paddlecourse.grading import cells, plans
 
     root = __import__("pathlib").Path(__file__).resolve().parent.parent
     seen = {}
     for path in sorted((root / "solutions").glob("0*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
-        plan = judge.plan_for(notebook)
+        plan = plans.plan_for(notebook)
         for cell in notebook.cells:
-            if judge.is_answer(cell) and cell.cell_type == "code" and judge.defined_names(cell.source)[1]:
-                grade_id = judge._grader(cell)["grade_id"]
+            if cells.is_answer(cell) and cell.cell_type == "code" and cells.defined_names(cell.source)[1]:
+                grade_id = cells.grader(cell)["grade_id"]
                 ways = [name for name, found in (("literal", plan.literal), ("effects", plan.effects),
                                                  ("observe", plan.observe)) if grade_id in found]
                 assert len(ways) == 1, (grade_id, ways)

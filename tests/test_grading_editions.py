@@ -18,7 +18,7 @@ from paddlecourse.grading.course import lesson_notebooks
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l00  # noqa: E402
-from grading_class import fill, sandbox_or_skip  # noqa: E402
+from grading_class import JOBS, fill, sandbox_or_skip  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSIGNMENT, NOTEBOOK = "l00", "00_setup_and_first_run.ipynb"
@@ -55,7 +55,7 @@ def test_a_chinese_course_grades_chinese_and_english_submissions_alike(tmp_path)
         nbformat.write(fill(copy, answers=l00.RIGHT), home / ASSIGNMENT / NOTEBOOK)
         grading.submit(home, ASSIGNMENT, student, course / "exchange", cache=tmp_path / "cache")
     grading.collect(course, ASSIGNMENT)
-    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=JOBS)
     print(report)
     assert {g.student: (g.score, g.max_score) for g in report.grades} == {
         "zh-student": (l00.MAX_SCORE, l00.MAX_SCORE), "en-student": (l00.MAX_SCORE, l00.MAX_SCORE)}, str(report)

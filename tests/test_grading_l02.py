@@ -16,7 +16,7 @@ from paddlecourse import grading
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l02  # noqa: E402
 from submissions.attacks import DETACHED_MARKER  # noqa: E402
-from grading_class import ARTIFACTS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
+from grading_class import ARTIFACTS, JOBS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l02", "02_autograd_by_hand.ipynb"
 pytestmark = pytest.mark.timeout(900)
@@ -33,7 +33,7 @@ def graded(tmp_path_factory):
     guarded = [course / "nbgrader_config.py", *sorted((course / "source").rglob("*")),
                *sorted((course / "submitted").rglob("*.ipynb"))]
     before = digests(guarded)
-    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=JOBS)
     print(report)
     return course, report, expected, before, guarded, canary
 

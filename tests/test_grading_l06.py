@@ -15,11 +15,11 @@ import nbformat
 import pytest
 
 from paddlecourse import grading
-from paddlecourse.grading import judge
+from paddlecourse.grading.cells import grader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l06  # noqa: E402
-from grading_class import hand_in, released, sandbox_or_skip  # noqa: E402
+from grading_class import JOBS, hand_in, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l06", "06_export.ipynb"
 pytestmark = pytest.mark.timeout(900)
@@ -31,7 +31,7 @@ def graded(tmp_path_factory):
     base = tmp_path_factory.mktemp("l06")
     course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
     hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, l06.SUBMISSIONS)
-    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=JOBS)
     print(report)
     return course, report
 
@@ -55,7 +55,7 @@ def test_the_class_travels_as_what_its_test_needs_and_the_notes_say_so(graded):
     # nothing of a verdict comes from the student's kernel: hooks that print a pass and clear every error
     # leave ex4 failed, with the judge's own message (FixedScorer is None: "no answer yet")
     hooks = nbformat.read(course / "autograded" / "no_class_behind_hooks" / ASSIGNMENT / NOTEBOOK, as_version=4)
-    shown = {judge._grader(c).get("grade_id"): c.outputs for c in hooks.cells if judge._grader(c).get("grade_id")}
+    shown = {grader(c).get("grade_id"): c.outputs for c in hooks.cells if grader(c).get("grade_id")}
     assert any(o.get("output_type") == "error" for o in shown["l06-ex4"]), shown["l06-ex4"]
     assert not any(o.get("output_type") == "error" for o in shown["l06-ex1"]), shown["l06-ex1"]
 

@@ -17,7 +17,7 @@ from paddlecourse import grading
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l08  # noqa: E402
-from grading_class import digests, hand_in, released, sandbox_or_skip  # noqa: E402
+from grading_class import JOBS, digests, hand_in, released, sandbox_or_skip  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l08", "08_choosing_and_fixing.ipynb"
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ def graded(tmp_path_factory):
     hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, l08.SPECS, after_submit=link_to_source)
     guarded = [course / "nbgrader_config.py", *sorted((course / "source").rglob("*"))]
     before = digests(guarded)
-    report = grading.grade_class(course, ASSIGNMENT, jobs=2)
+    report = grading.grade_class(course, ASSIGNMENT, jobs=JOBS)
     print(report)
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
     (ROOT / "test-artifacts" / "l08-grading-times.txt").write_text(

@@ -20,7 +20,7 @@ import pytest
 from paddlecourse import grading as instructor
 
 sys.path.insert(0, str(Path(__file__).parent))
-from grading_class import ARTIFACTS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
+from grading_class import ARTIFACTS, JOBS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
 from submissions import l00  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +44,7 @@ def graded_class(tmp_path_factory):
     guarded = [course / "nbgrader_config.py", course / "gradebook.db", *sorted((course / "source").rglob("*")),
                *sorted((course / "submitted").rglob("*.ipynb"))]
     before = digests(guarded)
-    report = instructor.grade_class(course, ASSIGNMENT, jobs=2)  # the whole class, one command
+    report = instructor.grade_class(course, ASSIGNMENT, jobs=JOBS)  # the whole class, one command
     after = digests([p for p in guarded if p.name != "gradebook.db"])
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "nbgrader-grading-times.txt").write_text(str(report) + "\n", encoding="utf-8")
