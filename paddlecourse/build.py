@@ -19,6 +19,8 @@ from nbgrader.preprocessors import (
     LockCells,
 )
 
+from .sources import solution_paths
+
 # The order nbgrader's GenerateAssignment uses (minus header/footer, test
 # templates and the database): checksums are computed before hidden tests are
 # cleared, and again after, exactly as there.
@@ -46,21 +48,6 @@ def student_copy(solution):
     # The solution run's saved widget state: outputs are gone, so it only adds bulk.
     notebook.metadata.pop("widgets", None)
     return notebook
-
-
-def solution_paths(solutions_dir, include_extras=False):
-    """The lesson notebooks (NN_name.ipynb), in order; with ``include_extras``, also the non-lesson
-    notebooks that ship beside them (the glossary): built and tested like lessons, never graded."""
-    notebooks = sorted(p for p in Path(solutions_dir).glob("*.ipynb") if not p.name.startswith("."))
-    if include_extras:
-        return notebooks
-    return [p for p in notebooks if is_lesson(p)]
-
-
-def is_lesson(path):
-    """A lesson is named NN_name.ipynb; anything else in solutions/ (the glossary) is not an assignment."""
-    name = Path(path).name
-    return len(name) > 3 and name[:2].isdigit() and name[2] == "_"
 
 
 def write_notebook(notebook, path):

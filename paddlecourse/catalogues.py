@@ -348,7 +348,7 @@ def update(lang="zh", solutions_dir="solutions"):
     """Refresh every catalogue of ``lang`` from the English solutions and the library; returns a report."""
     import nbformat
 
-    from .build import solution_paths
+    from .sources import solution_paths
 
     lines = []
     for path in solution_paths(solutions_dir, include_extras=True):

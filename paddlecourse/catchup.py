@@ -17,9 +17,9 @@ lessons, in the repository, or at ``PADDLECOURSE_SOLUTIONS``).
 import difflib
 import os
 import re
-from pathlib import Path
 
 from .language import _
+from .lesson_context import grading_in_progress, solution_dirs
 from .notebook_cells import read_cells
 
 OFF_VALUES = {"off", "0", "false", "no", "disabled"}
@@ -34,18 +34,6 @@ class CatchUpError(LookupError):
         return [f"CatchUpError: {self}"]
 
 
-def grading_in_progress():
-    """True while nbgrader executes the notebook (autograde or validate).
-
-    Lessons use it to skip what autograding does not need (widgets waiting for
-    clicks, long training runs)::
-
-        from paddlecourse.catchup import grading_in_progress
-        epochs = 1 if grading_in_progress() else 20
-    """
-    return bool(os.environ.get("NBGRADER_EXECUTION"))
-
-
 def disabled_reason():
     """Why catch-up is off right now, as a sentence; None when it is on."""
     if grading_in_progress():
@@ -55,21 +43,6 @@ def disabled_reason():
     if os.environ.get("PADDLECOURSE_CATCHUP", "").strip().lower() in OFF_VALUES:
         return _("Catch-up is disabled by your instructor (PADDLECOURSE_CATCHUP=off). Ask them for help instead.")
     return None
-
-
-def _solution_dirs():
-    here = Path.cwd()
-    candidates = []
-    if os.environ.get("PADDLECOURSE_SOLUTIONS"):
-        candidates.append(Path(os.environ["PADDLECOURSE_SOLUTIONS"]))
-    candidates += [here / "solutions", here.parent / "solutions", Path(__file__).resolve().parent.parent / "solutions"]
-    seen, found = set(), []
-    for folder in candidates:
-        key = folder.resolve() if folder.exists() else folder
-        if key not in seen and folder.is_dir():
-            seen.add(key)
-            found.append(folder)
-    return found
 
 
 _LOOSE = re.compile(r"^\s*l?(?:esson)?\s*0*(?P<lesson>\d{1,2})\D*?(?:ex(?:ercise)?)?\D*0*(?P<number>\d{1,2})\s*$", re.I)
@@ -90,7 +63,7 @@ def parse_exercise(exercise):
 def known_exercises():
     """Every exercise id the solutions found here define, in lesson order."""
     found = []
-    for folder in _solution_dirs():
+    for folder in solution_dirs():
         for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
             try:
                 cells = read_cells(path)
@@ -147,7 +120,7 @@ def _suggestion(exercise):
 def solution_code(exercise):
     """The solution code of one exercise, from its lesson's solution notebook."""
     lesson, grade_id = parse_exercise(exercise)
-    folders = _solution_dirs()
+    folders = solution_dirs()
     if not folders:
         raise CatchUpError(_(
             "The course's solutions/ folder was not found. Open the lesson from the course folder, "

@@ -822,8 +822,7 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
             self.parts.parts.append(_Part(name, False, error.message, error.hint))
             self.parts.parts[-1].placeholder = getattr(error, "placeholder", False)
         elif error is not None:
-            from .errors import first_sentence
-            from .session import undefined_name_sentence
+            from .errors import first_sentence, undefined_name_sentence
 
             sentence = undefined_name_sentence(error, tb)
             if sentence is not None:  # a name the exercise asks for is not defined: the one friendly sentence

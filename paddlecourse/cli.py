@@ -12,7 +12,8 @@ def _kernel(args):
 def _build(args):
     from pathlib import Path
 
-    from .build import EDITIONS, build_editions, build_lessons, execute_solution, solution_paths
+    from .build import EDITIONS, build_editions, build_lessons, execute_solution
+    from .sources import solution_paths
 
     if args.execute:
         for path in solution_paths(args.solutions, include_extras=True):

@@ -129,3 +129,44 @@ def first_sentence(error):
 def show_error(error):
     """Print ``error_message(error)``: use it where a lesson shows a Paddle error on purpose."""
     print(error_message(error))
+
+
+# ---------------------------------------------------------------- a name not defined yet
+
+_UNDEFINED = re.compile(r"^name '(?P<name>[^']+)' is not defined")
+
+
+def _is_cell_code(code):
+    """Code typed in a notebook cell (ipykernel's cell files, IPython's <ipython-input-...>), not a library."""
+    filename = code.co_filename
+    return "ipykernel_" in filename or filename.startswith("<ipython-input")
+
+
+def undefined_name_sentence(error, tb=None):
+    """The one sentence for `NameError: name 'x' is not defined` raised by cell code; otherwise None."""
+    if type(error) is not NameError:  # UnboundLocalError is a bug inside a function: keep its traceback
+        return None
+    match = _UNDEFINED.match(str(error))
+    if not match:
+        return None
+    innermost = None
+    while tb is not None:
+        innermost, tb = tb.tb_frame.f_code, tb.tb_next
+    if innermost is not None and not _is_cell_code(innermost):
+        return None  # raised inside a library: its traceback is the useful part
+    where = ""
+    if innermost is not None and not innermost.co_name.startswith("<"):
+        # Translators: put in after "`x` is not defined yet", with its leading space; {function} is code
+        where = _(" (your function `{function}` uses it)").format(function=innermost.co_name)
+    name = match.group("name")
+    if len(name) == 1 and name.isalpha():  # `answer = B`, `why_interleave = b`: a quiz letter without quotes
+        return _("`{name}` is not defined yet{where}: if you meant the letter as an answer, write it in quotes, "
+                 "\"{name}\"; otherwise run the cell that defines it — usually the answer cell above, or the "
+                 "lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+    if name in ("pd_op", "builtin"):  # `answer = pd_op.tanh`
+        return _("`{name}` is not defined yet{where}: if you meant an op name as an answer, write it in quotes, "
+                 "\"{name}...\"; otherwise run the cell that defines it — usually the answer cell above, or the "
+                 "lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+    return _("`{name}` is not defined yet{where}: run the cell that defines it — usually the "
+             "answer cell above (if you ran it, it stopped with an error before defining it: its last line says "
+             "why), or the lesson's earlier cells after a kernel restart.").format(name=name, where=where)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 
-from .build import solution_paths, student_copy, write_notebook
+from .build import student_copy, write_notebook
+from .sources import solution_paths
 
 KEEP_TAG = "live-keep"
 

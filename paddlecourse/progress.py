@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from .language import _, N_, ngettext
+from .lesson_context import grading_in_progress, solution_dirs
 from .notebook_cells import read_cells
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
@@ -91,10 +92,8 @@ def lesson_number(lesson_id):
 
 
 def _lesson_dirs():
-    from .catchup import _solution_dirs
-
     here = Path.cwd()
-    candidates = [here, here / "lessons", here.parent / "lessons", *_solution_dirs()]
+    candidates = [here, here / "lessons", here.parent / "lessons", *solution_dirs()]
     seen, found = set(), []
     for folder in candidates:
         if folder.is_dir() and folder.resolve() not in seen:
@@ -204,8 +203,6 @@ def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN):
 
 def progress(lesson_id):
     """Print which of the lesson's exercises passed, failed or were not run yet in this kernel."""
-    from .catchup import grading_in_progress
-
     if grading_in_progress():  # nobody reads it there, and reading the notebooks took 8 s on a busy grader
         print(_("(progress is not shown while nbgrader grades this notebook)"))
         return None

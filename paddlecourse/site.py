@@ -371,7 +371,7 @@ def index_markdown(lang, rows, bar_html):
 
 def prepare(source_dir, repo, branch, hub_url=None, root=REPO_ROOT, notes=None):
     """Write each language's page notebooks and index into source_dir/<lang>/; returns {lang: [page names]}."""
-    from .build import solution_paths
+    from .sources import solution_paths
 
     notes = notes if notes is not None else []
     pages = {}

@@ -17,7 +17,7 @@ import polib
 import pytest
 
 from paddlecourse import catalogues
-from paddlecourse.build import solution_paths
+from paddlecourse.sources import solution_paths
 from paddlecourse.editions import edition_setup_source, translated_notebook
 from paddlecourse.language import PLACEHOLDER
 

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from site_helpers import LANG_FOLDERS, ROOT
@@ -22,7 +21,7 @@ from site_helpers import LANG_FOLDERS, ROOT
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from lab import SCREENSHOTS  # noqa: E402
 
-from paddlecourse.build import solution_paths  # noqa: E402
+from paddlecourse.sources import solution_paths  # noqa: E402
 
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1366, 390)

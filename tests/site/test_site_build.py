@@ -11,7 +11,7 @@ import pytest
 from site_helpers import BRANCH, HUB, REPO, ROOT, Page
 
 from paddlecourse import site
-from paddlecourse.build import solution_paths
+from paddlecourse.sources import solution_paths
 from paddlecourse.deploy_links import binder_url, lesson_link
 
 LANGS = {"en": ("lessons", "solutions", ""), "zh": ("lessons/zh", "solutions/zh", "zh")}

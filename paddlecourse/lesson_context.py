@@ -1,0 +1,34 @@
+"""What a learner-side helper knows of its surroundings: whether nbgrader is running this notebook, and
+where the course's solutions are. Shared by catch-up and progress (which imports nothing else of catch-up).
+"""
+import os
+from pathlib import Path
+
+
+def grading_in_progress():
+    """True while nbgrader executes the notebook (autograde or validate).
+
+    Lessons use it to skip what autograding does not need (widgets waiting for
+    clicks, long training runs)::
+
+        from paddlecourse.catchup import grading_in_progress
+        epochs = 1 if grading_in_progress() else 20
+    """
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+def solution_dirs():
+    """The folders holding the course's solutions: PADDLECOURSE_SOLUTIONS, then beside the lessons, then the
+    repository's."""
+    here = Path.cwd()
+    candidates = []
+    if os.environ.get("PADDLECOURSE_SOLUTIONS"):
+        candidates.append(Path(os.environ["PADDLECOURSE_SOLUTIONS"]))
+    candidates += [here / "solutions", here.parent / "solutions", Path(__file__).resolve().parent.parent / "solutions"]
+    seen, found = set(), []
+    for folder in candidates:
+        key = folder.resolve() if folder.exists() else folder
+        if key not in seen and folder.is_dir():
+            seen.add(key)
+            found.append(folder)
+    return found
