@@ -733,7 +733,7 @@ def check_input_spec(name, found, features, dtype="float32", *, list_required=Tr
     itself, a shape instead of an InputSpec, a spec not in a list, a fixed batch size (the mistake
     lesson 06 warns about), other dimensions, a dtype that is not the weights'.
     """
-    from .checks import CheckFailed, _learner_facing, _passed, _require_answer
+    from .checks.failure import CheckFailed, _learner_facing, _passed, _require_answer
 
     @_learner_facing
     def check(name, found):

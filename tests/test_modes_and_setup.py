@@ -63,7 +63,7 @@ def test_setup_shows_a_failed_check_as_its_message_only_in_ipython():
             result = shell.run_cell("paddlecourse.check_value('dz/dw', 84, 42, hint='Clear the gradient.')")
         assert isinstance(result.error_in_exec, paddlecourse.CheckFailed)  # still an error: nbgrader gives 0
         assert "CheckFailed: dz/dw: expected 42, found 84.\nHint: Clear the gradient." in shown.stdout
-        assert "Traceback" not in shown.stdout and "checks.py" not in shown.stdout
+        assert "Traceback" not in shown.stdout and "paddlecourse/checks" not in shown.stdout
     finally:
         InteractiveShell.clear_instance()
 
