@@ -15,8 +15,8 @@ import paddle.nn as nn
 import paddle.nn.functional as F
 from paddle.static import InputSpec
 
-from paddlecourse.export import (ExportReport, Problem, Run, _diagnose, check_export, error_summary,
-                                 saved_input_shapes)
+from paddlecourse.export import ExportReport, Problem, Run, check_export, error_summary, saved_input_shapes
+from paddlecourse.export.check import _diagnose
 
 SPEC = [InputSpec([None, 784], "float32", "x")]
 
