@@ -9,7 +9,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "paddlecourse"
 MAX_LINES = 450
 # still over the limit, to be split; this list may only shrink (a new long file fails the test)
-STILL_LONG = {"grading/effects.py", "widgets/program_graph.py", "site.py"}
+STILL_LONG = set()
 
 
 def modules():

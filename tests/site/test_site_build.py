@@ -11,6 +11,7 @@ import pytest
 from site_helpers import BRANCH, HUB, REPO, ROOT, Page
 
 from paddlecourse import site
+from paddlecourse.site import links as site_links, pages as site_pages
 from paddlecourse.sources import solution_paths
 from paddlecourse.deploy_links import binder_url, lesson_link
 
@@ -223,12 +224,12 @@ def test_a_picture_without_alt_text_gets_its_text_form_or_stops_the_build():
     output = nbformat.v4.new_output("display_data", data={
         "text/html": '<img src="data:image/png;base64,AAAA"><svg width="10"></svg>',
         "text/plain": "A line chart of the loss falling"})
-    shown = site._static_output(output, site.LANGUAGES["en"], "test")
+    shown = site_pages._static_output(output, site.LANGUAGES["en"], "test")
     assert 'alt="A line chart of the loss falling"' in shown.data["text/html"]
     assert 'aria-label="A line chart of the loss falling"' in shown.data["text/html"]
     bare = nbformat.v4.new_output("display_data", data={"image/png": "AAAA", "text/plain": "<Figure size 6x4>"})
     with pytest.raises(site.SiteError, match="alt"):
-        site._static_output(bare, site.LANGUAGES["en"], "test")
+        site_pages._static_output(bare, site.LANGUAGES["en"], "test")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("![](picture.png)")])
     with pytest.raises(site.SiteError, match="no alt text"):
         site.page_notebook(notebook, notebook, "<nav></nav>", "en")
@@ -395,7 +396,7 @@ def test_launch_links_open_this_checkouts_origin_or_say_they_are_a_placeholder()
         assert repo == site.PLACEHOLDER_REPO and "placeholder" in notes[0]
     else:
         assert repo.startswith("https://") and binder_url(repo)
-    assert site._web_address("git@github.com:someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
-    assert site._web_address("https://github.com/someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
-    assert site._web_address("https://x-access-token:ghs_secret@github.com/someone/paddlecourse.git") == (
+    assert site_links._web_address("git@github.com:someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
+    assert site_links._web_address("https://github.com/someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
+    assert site_links._web_address("https://x-access-token:ghs_secret@github.com/someone/paddlecourse.git") == (
         "https://github.com/someone/paddlecourse"), "a token in the remote must not reach the pages"
