@@ -66,7 +66,7 @@ def test_a_function_answer_is_replayed_only_for_the_recorded_arguments():
 
 # ---------------------------------------------------------------- recorded effects (grading/effects.py)
 
-from paddlecourse.grading import effects  # noqa: E402
+from paddlecourse.grading import effects, recording, replaying  # noqa: E402
 
 
 def _records(tmp_path):
@@ -99,7 +99,7 @@ def test_a_training_function_is_replayed_by_its_effects_on_the_model_and_its_res
         return losses
 
     answer_run = {"train": train}
-    effects.record(answer_run, ["train"])
+    recording.record(answer_run, ["train"])
     model, x = _lesson()
     losses = answer_run["train"](model, x, steps=3)
     trained = {k: v.numpy().copy() for k, v in model.state_dict().items()}
@@ -109,7 +109,7 @@ def test_a_training_function_is_replayed_by_its_effects_on_the_model_and_its_res
         raise AssertionError("the judge never runs the answer's function for a plain result")
 
     judge_run = {"train": solution}
-    effects.bind(judge_run, ["train"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["train"], [], _records(tmp_path))
     np.random.seed(99)   # the judge's generator is elsewhere: the record puts it where the student's call left it
     fresh, x2 = _lesson()
     assert judge_run["train"](fresh, x2, steps=3) == losses
@@ -123,11 +123,11 @@ def test_a_training_function_is_replayed_by_its_effects_on_the_model_and_its_res
 def test_a_call_with_other_arguments_or_a_forged_record_gets_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     answer_run = {"f": lambda model, n: n * 2}
-    effects.record(answer_run, ["f"])
+    recording.record(answer_run, ["f"])
     model, _ = _lesson()
     answer_run["f"](model, 3)
     judge_run = {"f": None}
-    effects.bind(judge_run, ["f"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["f"], [], _records(tmp_path))
     other = paddle.nn.Linear(4, 4)
     with pytest.raises(effects.NotRecorded, match="other arguments"):
         judge_run["f"](other, 3)
@@ -138,7 +138,7 @@ def test_a_call_with_other_arguments_or_a_forged_record_gets_nothing(tmp_path, m
     (tmp_path / "out").mkdir()
     (tmp_path / "forged.json").write_text(json.dumps(forged))
     judge_run = {"g": None}
-    effects.bind(judge_run, ["g"], [], str(tmp_path / "forged.json"))
+    replaying.bind(judge_run, ["g"], [], str(tmp_path / "forged.json"))
     with pytest.raises(effects.NotRecorded, match="not under the path"):
         judge_run["g"](str(tmp_path / "out" / "model"))
     assert not (tmp_path.parent / "escaped").exists()
@@ -158,10 +158,10 @@ def test_files_a_call_writes_under_its_path_are_written_again_by_the_judge(tmp_p
         os.remove(prefix + ".json") if False else None
 
     answer_run = {"export": export}
-    effects.record(answer_run, ["export"])
+    recording.record(answer_run, ["export"])
     answer_run["export"](str(tmp_path / "a" / "model"))
     judge_run = {"export": None}
-    effects.bind(judge_run, ["export"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["export"], [], _records(tmp_path))
     assert judge_run["export"](str(tmp_path / "b" / "model")) is None
     assert (tmp_path / "b" / "model.json").read_text() == "{}"
     assert (tmp_path / "b" / "model.pdiparams").read_bytes() == b"\x00\x01"
@@ -177,13 +177,13 @@ def test_a_raised_error_comes_back_as_its_type_without_its_message(tmp_path, mon
         raise ValueError("BEGIN HIDDEN TESTS: a message could carry what the run saw")
 
     answer_run = {"stub": stub, "leaky": leaky}
-    effects.record(answer_run, ["stub", "leaky"])
+    recording.record(answer_run, ["stub", "leaky"])
     model, _ = _lesson()
     for name in ("stub", "leaky"):
         with pytest.raises((NotImplementedError, ValueError)):
             answer_run[name](model)
     judge_run = {"stub": None, "leaky": None}
-    effects.bind(judge_run, ["stub", "leaky"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["stub", "leaky"], [], _records(tmp_path))
     with pytest.raises(NotImplementedError) as stub_error:
         judge_run["stub"](model)
     assert str(stub_error.value) == ""   # run_answer tells the untouched stub by its empty message
@@ -208,11 +208,11 @@ def test_a_returned_layer_is_rebuilt_from_the_instructors_function_and_the_recor
         return paddle.nn.Linear(2, 1), [1.0]
 
     answer_run = {"train": student, "other": wrong_shape}
-    effects.record(answer_run, ["train", "other"])
+    recording.record(answer_run, ["train", "other"])
     model, losses = answer_run["train"]()
     answer_run["other"]()
     judge_run = {"train": lambda: (make(), [9.0]), "other": lambda: (make(), [9.0])}
-    effects.bind(judge_run, ["train", "other"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["train", "other"], [], _records(tmp_path))
     rebuilt, back = judge_run["train"]()
     assert back == [1.0, 0.5] and not rebuilt.training
     x = paddle.ones([4, 2])
@@ -236,10 +236,10 @@ def test_a_dataset_class_is_replayed_by_its_items(tmp_path, monkeypatch):
             return len(self.labels)
 
     answer_run = {"Pairs": Pairs}
-    effects.record(answer_run, ["Pairs"])
+    recording.record(answer_run, ["Pairs"])
     answer_run["Pairs"](images, labels)
     judge_run = {"Pairs": None}
-    effects.bind(judge_run, [], ["Pairs"], _records(tmp_path))
+    replaying.bind(judge_run, [], ["Pairs"], _records(tmp_path))
     replayed = judge_run["Pairs"](images, labels)
     assert isinstance(replayed, paddle.io.Dataset) and len(replayed) == 6
     assert np.array_equal(replayed[2][0], images[2]) and int(replayed[5][1]) == 4
@@ -292,13 +292,13 @@ def test_effects_that_cannot_be_recorded_fail_that_call_and_not_the_run(tmp_path
 
     (tmp_path / "elsewhere").mkdir()
     answer_run = {"train": train}
-    effects.record(answer_run, ["train"])
+    recording.record(answer_run, ["train"])
     model, _ = _lesson()
     monkeypatch.setattr(effects, "MAX_ARRAY_ITEMS", 3)   # this model's weights are over it
     assert answer_run["train"](model) == 1.0
     os.chdir(tmp_path)
     judge_run = {"train": None}
-    effects.bind(judge_run, ["train"], [], _records(tmp_path))
+    replaying.bind(judge_run, ["train"], [], _records(tmp_path))
     with pytest.raises(effects.NotRecorded, match="could not be recorded"):
         judge_run["train"](model)
 
@@ -361,7 +361,7 @@ def test_no_text_of_a_record_reaches_the_judges_messages(tmp_path, monkeypatch):
                "layers": {}, "files": {}, "globals": None}]
     (tmp_path / "forged.json").write_text(json.dumps(forged))
     judge_run = {"f": None, "h": None}
-    effects.bind(judge_run, ["f", "h"], [], str(tmp_path / "forged.json"))
+    replaying.bind(judge_run, ["f", "h"], [], str(tmp_path / "forged.json"))
     for name in ("f", "h"):
         with pytest.raises(effects.NotRecorded) as raised:
             judge_run[name](3)

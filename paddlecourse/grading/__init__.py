@@ -8,7 +8,8 @@
 - ``judge``     the grade decided outside the student's kernel, in the steps of its own modules:
                 ``submission`` (read, refused or normalised), ``plans`` (how each answer is judged, the runs'
                 cells), ``runs`` (a run in the sandbox, read back), ``cells`` (what a cell defines and hides);
-                ``answers``, ``reports``, ``models``, ``layer_classes`` and ``effects`` are how answers travel;
+                ``answers``, ``reports``, ``models``, ``layer_classes`` and ``effects`` (``recording``,
+                ``replaying``) are how answers travel;
 - ``integrity`` the course directory as the instructor left it;
 - ``timing``    measuring the lessons (the per-cell timeout) and the presenters' notes.
 

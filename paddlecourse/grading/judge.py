@@ -24,7 +24,7 @@ Up to three sandboxed runs per submission, and a decision made by none of them:
    after each solution cell, the names it defines are deleted and rebound to fresh objects
    rebuilt from the student's report (``reports.rebuild``; files at a path replace the solution's), pure functions to stand-ins that return
    what the student's function returned for those arguments, and recorded answers to stand-ins that
-   replay the records call by call (``effects.bind``). Then the test cells run, visible checks and
+   replay the records call by call (``replaying.bind``). Then the test cells run, visible checks and
    hidden tests together, each hidden part keeping the random generators as it found them. No
    student code runs here: no hook, patched module, lying object or redefined lesson global exists
    in this kernel.

@@ -100,23 +100,23 @@ del _pc_report, _pc_answers
 
 
 RECORD = '''\
-# paddlecourse answer run: every call of these answers is recorded (grading/effects.py)
-from paddlecourse.grading.effects import record as _pc_record
+# paddlecourse answer run: every call of these answers is recorded (grading/recording.py)
+from paddlecourse.grading.recording import record as _pc_record
 _pc_record(globals(), {names!r})
 del _pc_record
 '''
 
 
 REPLAY = '''\
-# paddlecourse judge: these answers replay what the submission's code did when it ran (grading/effects.py)
-from paddlecourse.grading import effects as _pc_effects
-_pc_replayer_{slot} = _pc_effects.bind(globals(), {functions!r}, {datasets!r}, {path!r})
+# paddlecourse judge: these answers replay what the submission's code did when it ran (grading/replaying.py)
+from paddlecourse.grading import replaying as _pc_replaying
+_pc_replayer_{slot} = _pc_replaying.bind(globals(), {functions!r}, {datasets!r}, {path!r})
 '''
 
 
 END = '''\
 # paddlecourse judge: the tests of these answers are over; the lesson goes on with the instructor's own
-_pc_effects.end(globals(), {names!r}, _pc_replayer_{slot})
+_pc_replaying.end(globals(), {names!r}, _pc_replayer_{slot})
 '''
 
 
