@@ -4,40 +4,10 @@ One real course kernel runs the solution notebook; each wrong answer replaces th
 visible part of the check cell runs, as a learner would run it. The real solution passes at the end of
 each exercise (its whole test cell, hidden tests included).
 """
-from pathlib import Path
-
-import pytest
-
-from lesson_runner import LessonKernel
-
-LESSON = Path(__file__).resolve().parent.parent / "solutions" / "01_two_ways_to_cook.ipynb"
+from wrong_answers import accepted, lesson_kernel, rejected, solution_passes
 
 
-def rejected(lesson, exercise, code, *words):
-    """The check rejects ``code`` with a CheckFailed whose message holds every one of ``words``."""
-    result = lesson.try_answer(exercise, code)
-    assert not result.passed and result.ename == "CheckFailed", f"{exercise} accepted or crashed on:\n{code}\n{result}"
-    for word in words:
-        assert word in result.message, f"{exercise}: {word!r} not in the message for:\n{code}\n{result.message}"
-    return result
-
-
-def accepted(lesson, exercise, code):
-    result = lesson.try_answer(exercise, code)
-    assert result.passed and "✓" in result.output, f"{exercise} rejected a right answer:\n{code}\n{result}"
-    return result
-
-
-def solution_passes(lesson, exercise):
-    assert lesson.run_cell_of(f"{exercise}-answer").passed
-    result = lesson.run_cell_of(exercise)
-    assert result.passed and "✓" in result.output, result
-
-
-@pytest.fixture(scope="module")
-def lesson():
-    with LessonKernel(LESSON) as kernel:
-        yield kernel
+lesson = lesson_kernel("01_two_ways_to_cook.ipynb")
 
 
 def test_ex1_which_hold_numbers(lesson):

@@ -6,11 +6,9 @@ real solution is put back before the next exercise.
 """
 from pathlib import Path
 
-import pytest
-from lesson_runner import LessonKernel
+from wrong_answers import lesson_kernel, try_all
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = ROOT / "solutions" / "03_dynamic_training_loop.ipynb"
 
 
 def epoch_function(body, name="sgd_epoch_fixed"):
@@ -108,29 +106,7 @@ EX3_RIGHT = {"Paddle tensors": pairs_class(
     "return paddle.to_tensor(self.images[index]), paddle.to_tensor(self.labels[index])")}
 
 
-@pytest.fixture(scope="module")
-def lesson():
-    with LessonKernel(LESSON) as kernel:
-        yield kernel
-
-
-def try_all(lesson, exercise, wrong, right):
-    lesson.run_until(f"{exercise}-answer")
-    problems = []
-    for label, (code, words) in wrong.items():
-        result = lesson.try_answer(exercise, code)
-        if result.passed or result.ename != "CheckFailed":
-            problems.append(f"{label}: not rejected with CheckFailed ({result})")
-        elif not all(word in result.message for word in words):
-            problems.append(f"{label}: the message lacks {words}: {result.message}")
-    for label, code in right.items():
-        result = lesson.try_answer(exercise, code)
-        if not result.passed:
-            problems.append(f"{label} (a right answer in another form) was rejected: {result}")
-    assert lesson.run_cell_of(f"{exercise}-answer").passed
-    solution = lesson.run_cell_of(exercise)
-    assert solution.passed, solution
-    assert not problems, "\n".join(problems)
+lesson = lesson_kernel("03_dynamic_training_loop.ipynb")
 
 
 def test_ex1_the_loss_that_goes_back_up(lesson):

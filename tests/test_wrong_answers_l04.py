@@ -6,11 +6,9 @@ real solution is put back before the next exercise.
 """
 from pathlib import Path
 
-import pytest
-from lesson_runner import LessonKernel
+from wrong_answers import lesson_kernel, rejections, try_all
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = ROOT / "solutions" / "04_inside_a_static_program.ipynb"
 
 EX1_STUB = "formula_main = None\nformula_z = None\nformula_result = None\n"
 
@@ -134,34 +132,7 @@ EX4_RIGHT = {"the fetched arrays kept as they are": line_fit(keep="value")}
 EX4_LAST = ("minimize outside the guard", line_fit(inside=False), ["line_main holds optimizer ops", "inside"])
 
 
-@pytest.fixture(scope="module")
-def lesson():
-    with LessonKernel(LESSON) as kernel:
-        yield kernel
-
-
-def rejections(lesson, exercise, wrong):
-    problems = []
-    for label, (code, words) in wrong.items():
-        result = lesson.try_answer(exercise, code)
-        if result.passed or result.ename != "CheckFailed":
-            problems.append(f"{label}: not rejected with CheckFailed ({result})")
-        elif not all(word in result.message for word in words):
-            problems.append(f"{label}: the message lacks {words}: {result.message}")
-    return problems
-
-
-def try_all(lesson, exercise, wrong, right):
-    lesson.run_until(f"{exercise}-answer")
-    problems = rejections(lesson, exercise, wrong)
-    for label, code in right.items():
-        result = lesson.try_answer(exercise, code)
-        if not result.passed:
-            problems.append(f"{label} (a right answer in another form) was rejected: {result}")
-    assert lesson.run_cell_of(f"{exercise}-answer").passed
-    solution = lesson.run_cell_of(exercise)
-    assert solution.passed, solution
-    assert not problems, "\n".join(problems)
+lesson = lesson_kernel("04_inside_a_static_program.ipynb")
 
 
 def test_ex1_a_formula_as_a_static_program(lesson):

@@ -4,24 +4,10 @@ One real course kernel runs the solution notebook exercise by exercise; each wro
 answer cell, then the visible part of the check cell (what a learner runs). The real solution must pass too.
 Under NBGRADER_EXECUTION (set in the kernel) the lesson's benchmarks run only 2 x 2 calls, so this stays quick.
 """
-from pathlib import Path
-
 from lesson_runner import LessonKernel
+from wrong_answers import SOLUTIONS, rejected_with, solution_passes
 
-LESSON = Path(__file__).resolve().parent.parent / "solutions" / "07_where_static_is_faster.ipynb"
-
-
-def rejected(result, *words):
-    """The check failed with the course's own CheckFailed, and its message holds every one of ``words``."""
-    assert not result.passed and result.ename == "CheckFailed", result
-    for word in words:
-        assert word in result.message, (word, result.message)
-
-
-def passes(lesson, exercise):
-    assert lesson.run_cell_of(f"{exercise}-answer").passed
-    result = lesson.run_cell_of(exercise)
-    assert result.passed and "✓" in result.output, result
+LESSON = SOLUTIONS / "07_where_static_is_faster.ipynb"
 
 
 EX1_RIGHT = """
@@ -51,57 +37,57 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         # Exercise 1: reading a benchmark (three numbers, every part reported in one message)
         lesson.run_until("l07-ex1-answer")
         untouched = lesson.try_answer("l07-ex1", "median_eager_ms = None\nspread_eager = None\nspeedup = None")
-        rejected(untouched, "`median_eager_ms`, `spread_eager` and `speedup` have no answer yet")
+        rejected_with(untouched, "`median_eager_ms`, `spread_eager` and `speedup` have no answer yet")
         assert "\n" not in untouched.message  # one sentence for the untouched cell
         mean = lesson.try_answer("l07-ex1", EX1_RIGHT.replace('median_eager_ms = float(np.median(rounds_ms["eager"]))',
                                                               'median_eager_ms = float(np.mean(rounds_ms["eager"]))'))
-        rejected(mean, "median_eager_ms", "not the mean")
+        rejected_with(mean, "median_eager_ms", "not the mean")
         percent = lesson.try_answer("l07-ex1", EX1_RIGHT + "\nspread_eager = spread_eager * 100")
-        rejected(percent, "1 of 3 parts", "spread_eager", "as a fraction")
+        rejected_with(percent, "1 of 3 parts", "spread_eager", "as a fraction")
         ratio_of_medians = lesson.try_answer(
             "l07-ex1", EX1_RIGHT + '\nspeedup = median_eager_ms / float(np.median(rounds_ms["predictor"]))')
-        rejected(ratio_of_medians, "1 of 3 parts", "speedup", "median of the ratios")
+        rejected_with(ratio_of_medians, "1 of 3 parts", "speedup", "median of the ratios")
         assert "2.7727" not in ratio_of_medians.message  # the hidden answer is not printed
         inverted = lesson.try_answer("l07-ex1", EX1_RIGHT + "\nspeedup = 1 / speedup")
-        rejected(inverted, "speedup", "Divide eager by predictor")
+        rejected_with(inverted, "speedup", "Divide eager by predictor")
         all_wrong = lesson.try_answer("l07-ex1", "median_eager_ms = 4.54\nspread_eager = 50\nspeedup = 2.8")
-        rejected(all_wrong, "3 of 3 parts", "not the mean", "as a fraction", "median of the ratios")
-        passes(lesson, "l07-ex1")
+        rejected_with(all_wrong, "3 of 3 parts", "not the mean", "as a fraction", "median of the ratios")
+        solution_passes(lesson, "l07-ex1")
 
         # Exercise 2: why interleave (one letter)
         lesson.run_until("l07-ex2-answer")
         for letter in ("a", "c", "d"):
-            rejected(lesson.try_answer("l07-ex2", f'why_interleave = "{letter}"'), "why_interleave",
+            rejected_with(lesson.try_answer("l07-ex2", f'why_interleave = "{letter}"'), "why_interleave",
                      "another program starting halfway")
-        rejected(lesson.try_answer("l07-ex2", "why_interleave = 2"), "not one of the options")
-        rejected(lesson.try_answer("l07-ex2", "why_interleave = None"), "`why_interleave` has no answer yet")
+        rejected_with(lesson.try_answer("l07-ex2", "why_interleave = 2"), "not one of the options")
+        rejected_with(lesson.try_answer("l07-ex2", "why_interleave = None"), "`why_interleave` has no answer yet")
         assert lesson.try_answer("l07-ex2", 'why_interleave = " B "').passed  # the learner's own form
-        passes(lesson, "l07-ex2")
+        solution_passes(lesson, "l07-ex2")
 
         # Exercise 3: verdict(speedup_low, speedup_high, claimed)
         lesson.run_until("l07-ex3-answer")
         stub = lesson.try_answer("l07-ex3", "def verdict(speedup_low, speedup_high, claimed):\n"
                                             "    raise NotImplementedError()")
-        rejected(stub, "`verdict` still has its placeholder")
+        rejected_with(stub, "`verdict` still has its placeholder")
         assert "\n" not in stub.message and "not checked" not in stub.message, stub.message  # said once
         no_return = lesson.try_answer("l07-ex3", "def verdict(speedup_low, speedup_high, claimed):\n"
                                                  "    print('supported')")
-        rejected(no_return, "`verdict(1.2, 1.4, 1.15)` returned None", "The same for: `verdict(0.8, 0.95, 1.15)`")
+        rejected_with(no_return, "`verdict(1.2, 1.4, 1.15)` returned None", "The same for: `verdict(0.8, 0.95, 1.15)`")
         assert no_return.message.count("returned None") == 1, no_return.message
         two_args = lesson.try_answer("l07-ex3", "def verdict(speedup, claimed):\n    return 'supported'")
-        rejected(two_args, "raised TypeError", "in a cell of its own", "This also stops: `verdict(0.8, 0.95, 1.15)`")
+        rejected_with(two_args, "raised TypeError", "in a cell of its own", "This also stops: `verdict(0.8, 0.95, 1.15)`")
         assert two_args.message.count("raised TypeError") == 1 and "not checked" not in two_args.message
         strict = lesson.try_answer("l07-ex3", verdict_code(supported="speedup_low > claimed"))
-        rejected(strict, "verdict(1.15, 1.2, 1.15)", "speedup_low >= claimed")
+        rejected_with(strict, "verdict(1.15, 1.2, 1.15)", "speedup_low >= claimed")
         loose = lesson.try_answer("l07-ex3", verdict_code(contradicted="speedup_high <= claimed"))
-        rejected(loose, "verdict(0.9, 1.15, 1.15)", "reaches exactly the claim counts")
+        rejected_with(loose, "verdict(0.9, 1.15, 1.15)", "reaches exactly the claim counts")
         swapped = lesson.try_answer("l07-ex3", verdict_code(supported="speedup_high >= claimed",
                                                              contradicted="speedup_low < claimed"))
-        rejected(swapped, "verdict(1.0, 1.3, 1.15)", "unclear")
+        rejected_with(swapped, "verdict(1.0, 1.3, 1.15)", "unclear")
         booleans = lesson.try_answer("l07-ex3", verdict_code(word="True"))
-        rejected(booleans, "not one of the options")
+        rejected_with(booleans, "not one of the options")
         assert lesson.try_answer("l07-ex3", verdict_code(word='"Supported"')).passed  # case does not matter
-        passes(lesson, "l07-ex3")
+        solution_passes(lesson, "l07-ex3")
         # the learner's verdict is then applied to the learner's own rows
         own_rows = lesson.run_cell(lesson.index_of("l07-ex3") + 2)
         assert own_rows.passed and "against 4.0x" in own_rows.output and "✓ your verdict" in own_rows.output, own_rows
@@ -110,30 +96,30 @@ def test_wrong_answers_of_lesson_07_are_rejected_with_a_pointing_message():
         lesson.run_until("l07-ex4-answer")
         right = "params_ex4 = 61410\nmomentum_bytes = params_ex4 * 4 * 3\nadam_bytes = params_ex4 * 4 * 4\n"
         no_biases = lesson.try_answer("l07-ex4", right.replace("61410", "100 * 300 + 300 * 100 + 100 * 10"))
-        rejected(no_biases, "params_ex4", "b biases", "fix params_ex4 and this follows")   # bytes follow its count
+        rejected_with(no_biases, "params_ex4", "b biases", "fix params_ex4 and this follows")   # bytes follow its count
         sgd_multiplier = lesson.try_answer("l07-ex4", right + "momentum_bytes = params_ex4 * 4 * 2")
-        rejected(sgd_multiplier, "1 of 3 parts", "momentum_bytes", "3 copies")
+        rejected_with(sgd_multiplier, "1 of 3 parts", "momentum_bytes", "3 copies")
         adam_three = lesson.try_answer("l07-ex4", right + "adam_bytes = params_ex4 * 4 * 3")
-        rejected(adam_three, "adam_bytes", "two moments")
+        rejected_with(adam_three, "adam_bytes", "two moments")
         no_bytes = lesson.try_answer("l07-ex4", right + "momentum_bytes = params_ex4 * 3\nadam_bytes = params_ex4 * 4")
-        rejected(no_bytes, "2 of 3 parts", "4 bytes (float32)")
+        rejected_with(no_bytes, "2 of 3 parts", "4 bytes (float32)")
         whole_estimate = lesson.try_answer("l07-ex4", "params_ex4 = 61410\n"
                                        "momentum_bytes = memory.estimate_training_memory(61410, 'float32', 'momentum')\n"
                                        "adam_bytes = memory.estimate_training_memory(61410, 'float32', 'adam')")
-        rejected(whole_estimate, "momentum_bytes is a number does not hold: it is the whole MemoryEstimate", ".total_bytes")
+        rejected_with(whole_estimate, "momentum_bytes is a number does not hold: it is the whole MemoryEstimate", ".total_bytes")
         assert "✓ params_ex4" in whole_estimate.message
         assert "61410" not in no_biases.message and "736920" not in sgd_multiplier.message  # answers stay hidden
-        passes(lesson, "l07-ex4")
+        solution_passes(lesson, "l07-ex4")
 
         # Exercise 5: the batch at which activations outgrow the training state
         lesson.run_until("l07-ex5-answer")
         hint = "next whole number"
-        rejected(lesson.try_answer("l07-ex5", "crossover_batch = estimate.total_bytes // per_sample"), hint)
-        rejected(lesson.try_answer("l07-ex5", "crossover_batch = estimate.total_bytes / per_sample"), hint)
+        rejected_with(lesson.try_answer("l07-ex5", "crossover_batch = estimate.total_bytes // per_sample"), hint)
+        rejected_with(lesson.try_answer("l07-ex5", "crossover_batch = estimate.total_bytes / per_sample"), hint)
         every_output_rule = lesson.try_answer("l07-ex5", "crossover_batch = 8_573_088 // 6184 + 1")  # 1387
-        rejected(every_output_rule, "not every layer's output")
+        rejected_with(every_output_rule, "not every layer's output")
         weights_only = lesson.try_answer("l07-ex5", "crossover_batch = estimate.weight_bytes // per_sample + 1")
-        rejected(weights_only, "estimate.total_bytes")
-        rejected(lesson.try_answer("l07-ex5", "crossover_batch = None"), "`crossover_batch` has no answer yet")
+        rejected_with(weights_only, "estimate.total_bytes")
+        rejected_with(lesson.try_answer("l07-ex5", "crossover_batch = None"), "`crossover_batch` has no answer yet")
         assert "2755" not in every_output_rule.message
-        passes(lesson, "l07-ex5")
+        solution_passes(lesson, "l07-ex5")
