@@ -1,4 +1,11 @@
-"""The library's shape (issue 27): no import circle, and no module longer than a reader can hold.
+"""The library's shape (issue 27): who each module is for, no import circle, and no module longer than a
+reader can hold.
+
+Three kinds of reader, three rooms (the README's "For course authors" has the map): what runs in a
+learner's kernel (the package's top level and its learner subpackages: checks, export, perf, widgets),
+the author's tools (building, translating, the site) and the instructor's (grading, workshop, hub). A
+learner's kernel must stay light and safe, so the learner's room imports nothing from the other two;
+the author's tools never need the instructor's.
 
 Imports are read from the source (every `import` and `from ... import`, at module level or inside a
 function), so a circle hidden behind a late import counts too.
@@ -8,6 +15,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "paddlecourse"
 MAX_LINES = 450
+AUTHOR = {"build", "catalogues", "editions", "sources", "deploy_links", "site"}
+TEACH = {"grading", "instructor", "live_coding", "wheelhouse"}
+COMMAND_LINE = {"cli", "__main__"}   # on top of all three
 # still over the limit, to be split; this list may only shrink (a new long file fails the test)
 STILL_LONG = set()
 
@@ -72,6 +82,22 @@ def circles(graph):
         if v not in index:
             visit(v)
     return found
+
+
+def room(module):
+    part = module.split(".")[1] if "." in module else ""
+    return ("author" if part in AUTHOR else "teach" if part in TEACH else "command line" if part in COMMAND_LINE
+            else "learn")
+
+
+def test_the_learners_room_imports_nothing_of_the_authors_or_the_instructors():
+    known = modules()
+    crossing = sorted(f"{name} -> {target}" for name, path in known.items() for target in imports_of(name, path, known)
+                      if (room(name), room(target)) in {("learn", "author"), ("learn", "teach"), ("learn", "command line"),
+                                                        ("author", "teach"), ("author", "command line"),
+                                                        ("teach", "command line")})
+    assert crossing == []
+    assert {room(name) for name in known} == {"learn", "author", "teach", "command line"}
 
 
 def test_no_module_imports_in_a_circle():
