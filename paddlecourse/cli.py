@@ -1,5 +1,6 @@
 """The `paddlecourse` command line: what an author or instructor runs from a shell."""
 import argparse
+import os
 import sys
 
 
@@ -269,7 +270,13 @@ def main(argv=None):
     site.set_defaults(run=_site)
 
     args = parser.parse_args(argv)
-    return args.run(args) or 0
+    try:
+        return args.run(args) or 0
+    except BrokenPipeError:
+        # the reader went away (`paddlecourse progress ... | head`): what it read was enough, not an error;
+        # stdout goes to /dev/null so the interpreter's own flush at exit does not complain again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

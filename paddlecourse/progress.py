@@ -241,7 +241,8 @@ def notebook_progress(path):
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if errors:
             state, ename = FAILED, errors[-1].get("ename", "")
-        elif cell.get("execution_count") is not None:
+        elif cell.get("execution_count") is not None or cell.get("outputs"):
+            # ran without an error (a tool that clears execution counts keeps the outputs)
             state, ename = PASSED, ""
         else:
             state, ename = NOT_RUN, ""
