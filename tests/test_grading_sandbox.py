@@ -312,3 +312,38 @@ print(json.dumps({"cpu": times.children_user + times.children_system, "wall": wa
     assert not stopped, stopped
     seen = last_json(outputs, 0)
     assert seen["cpu"] <= 1.25 * seen["wall"], f"three spinners used {seen['cpu']:.1f} s of CPU in {seen['wall']:.1f} s"
+
+
+def test_a_busy_machine_slows_a_cell_without_using_up_its_budget():
+    """A cell's budget is the kernel's own time: the wall clock less its waits for a CPU (runner.KernelClock).
+    Here the sandbox shares one core with three spinning processes (the scheduler gives the sandbox's cgroup
+    half of it), so a cell that needs 4 s of CPU takes about 8 s of wall time: it finishes within a 6 s budget,
+    and a cell that never ends is still interrupted."""
+    sandbox_or_skip()
+    waited = Path("/proc/self/schedstat")
+    if not waited.exists():
+        pytest.skip("this kernel keeps no run-queue delays (/proc/<pid>/schedstat): cells count wall time here")
+    import subprocess
+
+    before = os.sched_getaffinity(0)
+    core = min(before)
+    os.sched_setaffinity(0, {core})   # the sandbox and the spinners inherit it
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        outputs, stopped, _ = run(["""import json, time
+wall, cpu = time.monotonic(), time.process_time()
+while time.process_time() - cpu < 4:
+    pass
+print(json.dumps({"wall": time.monotonic() - wall}))""", "while True:\n    pass", "print('after')"], cell_seconds=6)
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+        os.sched_setaffinity(0, before)
+    assert not stopped, stopped
+    assert not any(o.get("ename") == "KeyboardInterrupt" for o in outputs[0]), \
+        "the honest cell was interrupted: its budget counted the time it waited for a CPU"
+    wall = last_json(outputs, 0)["wall"]
+    assert wall > 6, f"the cell took {wall:.1f} s: the spinners did not slow it, so this proves nothing"
+    assert any(o.get("ename") == "KeyboardInterrupt" for o in outputs[1]), outputs[1]
+    assert "after" in "".join(o.get("text", "") for o in outputs[2])

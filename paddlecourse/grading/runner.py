@@ -92,27 +92,58 @@ def _reply_status(kc, msg_id, wait=10.0):
     return ""
 
 
-def run_cell(km, kc, code, timeout, limit, answer_seconds=30):
+class KernelClock:
+    """Seconds of the kernel's own time: the wall clock less the time its main thread waited for a CPU
+    (the run-queue delay in /proc/<pid>/schedstat). A busy machine makes a cell take longer without using
+    up its budget, so an honest cell is graded the same quiet or loaded. Never less than a quarter of the
+    wall clock: a kernel that keeps itself waiting stretches its budget at most four times (and the whole
+    notebook's limit, kept from outside on the wall clock, still holds). Where the kernel has no
+    schedstat, it is the wall clock."""
+
+    STRETCH = 4
+
+    def __init__(self, pid):
+        self.path = f"/proc/{pid}/schedstat" if pid else None
+
+    def _waited(self):
+        try:
+            with open(self.path) as handle:
+                return int(handle.read().split()[1]) / 1e9
+        except (OSError, TypeError, ValueError, IndexError):
+            return 0.0
+
+    def now(self):
+        wall = time.monotonic()
+        return wall, self._waited()
+
+    def since(self, start):
+        wall, waited = self.now()
+        elapsed = wall - start[0]
+        return max(elapsed - (waited - start[1]), elapsed / self.STRETCH)
+
+
+def run_cell(km, kc, code, timeout, limit, answer_seconds=30, clock=None):
     """Execute one cell; returns (outputs, stop reason or '', the execute_reply's status).
 
+    Its ``timeout`` (and the same again after an interrupt) is counted on ``clock``, the kernel's own time.
     A kernel says "busy" the moment it takes a cell, however loaded the machine: one that says nothing for
     ``answer_seconds`` has stopped answering (patched builtins break its messaging), and a grader's cell
     with a long budget of its own would otherwise wait that budget out twice."""
+    clock = clock or KernelClock(None)
     msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
     outputs = Outputs(limit)
-    sent = time.monotonic()
-    deadline = sent + timeout
+    sent = started = clock.now()
     interrupted = answered = False
     while True:
-        if not answered and time.monotonic() - sent > answer_seconds:
+        if not answered and clock.since(sent) > answer_seconds:
             return outputs.items, f"the kernel stopped answering (nothing for {answer_seconds} s)", ""
-        remaining = deadline - time.monotonic()
+        remaining = timeout - clock.since(started)
         if remaining <= 0:
             if interrupted:  # it swallowed the interrupt
                 return outputs.items, f"a cell did not stop {timeout} s after it was interrupted", ""
             km.interrupt_kernel()
             interrupted = True
-            deadline = time.monotonic() + timeout
+            started = clock.now()
             continue
         try:
             message = kc.get_iopub_msg(timeout=min(remaining, 1.0))
@@ -199,9 +230,11 @@ def main():
         kc = km.client()
         kc.start_channels()
         kc.wait_for_ready(timeout=120)
+        clock = KernelClock(getattr(km.provisioner, "pid", None))
         for index, code in enumerate(job["cells"]):
             outputs, stopped, status = run_cell(km, kc, code, own_timeouts.get(index, timeout),
-                                                trusted_limit if index in own_timeouts else limit, answer_seconds)
+                                                trusted_limit if index in own_timeouts else limit, answer_seconds,
+                                                clock)
             emit({"index": index, "outputs": outputs, "status": status})
             for line in records.new_lines():
                 emit({"record": line})
