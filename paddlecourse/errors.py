@@ -127,7 +127,11 @@ def first_sentence(error):
 
 
 def show_error(error):
-    """Print ``error_message(error)``: use it where a lesson shows a Paddle error on purpose."""
+    """Print ``error_message(error)``: use it where a lesson shows a Paddle error on purpose. A KeyError is shown
+    as Paddle raises it, bare (``KeyError: 'features'``): a lesson teaches the learner to read that."""
+    if isinstance(error, KeyError):
+        print(f"KeyError: {error}")
+        return
     print(error_message(error))
 
 

@@ -67,6 +67,8 @@ def test_first_sentence_and_show_error(capsys):
     assert first_sentence(error) == "ValueError: First part."
     show_error(error)
     assert capsys.readouterr().out == "ValueError: First part. Second part.\n"
+    show_error(KeyError("features"))   # as Paddle raises it (lesson 01): the course's words are for checks
+    assert capsys.readouterr().out == "KeyError: 'features'\n"
 
 
 def test_a_numbered_suggestion_is_never_left_as_a_dangling_number():
