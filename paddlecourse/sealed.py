@@ -4,13 +4,15 @@ A released student copy shows its check cells, so a check written as
 ``check_answer("mismatch_cause", mismatch_cause, "B")`` hands the answer to anyone who reads it.
 With ``check_answer("mismatch_cause", mismatch_cause, sealed("l05-ex3", "6b1f..."))`` the cell holds
 only a digest: the check still says right or wrong (and its hint still points the way), but the
-answer is not in the notebook. Authors make the digest with ``seal(grade_id, answer)``.
+answer is not in the notebook. Authors make the digest with ``seal(grade_id, answer)``. A whole number
+sealed this way is checked with ``check_value(name, found, sealed(...))``: compared exactly, never shown.
 
 This keeps honest readers honest; it is not what makes grading safe (a determined student can try
 each option at the check). The grade comes from the hidden tests, judged outside the student's
 kernel (paddlecourse.grading).
 """
 import hashlib
+import numbers
 
 
 def _canonical(answer):
@@ -21,6 +23,8 @@ def _canonical(answer):
         return "{" + ",".join(sorted(_canonical(a) for a in answer)) + "}"
     if isinstance(answer, bool):
         return str(answer)
+    if isinstance(answer, numbers.Real):   # 294, 294.0 and numpy's 294 are one answer (check_value's sealed numbers)
+        return repr(float(answer))
     return repr(answer)
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import CheckFailed, check_answer
+from paddlecourse import CheckFailed, check_answer, check_value
 from paddlecourse.sealed import seal, sealed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,24 @@ def test_a_sealed_answer_matches_the_same_choice_in_any_form():
         check_answer("why", "a", letter)
     # the digest depends on the exercise: the same letter elsewhere has another one
     assert seal("l99-ex2", "b") != seal("l99-ex3", "b")
+
+
+def test_a_sealed_number_matches_in_any_one_number_form_and_is_never_shown():
+    import numpy as np
+    import paddle
+
+    answer = sealed("l99-ex4", seal("l99-ex4", 294))
+    for form in (294, 294.0, np.int64(294), np.float32(294), [294.0], paddle.to_tensor([294.0])):
+        check_value("w_grad_at_end", form, answer)
+    with pytest.raises(CheckFailed) as wrong:
+        check_value("w_grad_at_end", 252, answer, hint="Count all seven calls.")
+    assert "found 252" in str(wrong.value) and "294" not in str(wrong.value) and "Count all seven" in str(wrong.value)
+    with pytest.raises(CheckFailed) as two:
+        check_value("w_grad_at_end", [294, 28], answer)
+    assert "a single number" in str(two.value)
+    with pytest.raises(CheckFailed) as text:
+        check_value("w_grad_at_end", "many", answer)
+    assert "294" not in str(text.value)
 
 
 def _literal(node):

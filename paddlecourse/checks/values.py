@@ -5,6 +5,7 @@ import numpy as np
 from ..language import _, ngettext
 from .failure import _learner_facing, _passed, _require_answer, _short, CheckFailed
 from .reading import _as_numbers, _fmt, _is_paddle_tensor, _shape_text
+from ..sealed import Sealed
 
 
 # What the last failed check_value compared, for last_failure(): full arrays only on request.
@@ -126,6 +127,8 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
     summarised; ``paddlecourse.last_failure()`` prints them in full.
     """
     _require_answer(name, found)
+    if isinstance(expected, Sealed):
+        return _check_sealed_number(name, found, expected, hint)
     want = _as_numbers("expected", expected)
     if isinstance(found, (dict, set, frozenset)):  # the answer wrapped in a container: say what form is wanted
         kind = type(found).__name__
@@ -176,6 +179,19 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
             message = _("{name}: found {found}.").format(name=name, found=_own_form(found, got))
         raise CheckFailed(message, hint=hint)
     _passed(name, _own_form(found, got) if got.size <= 4 else _("all {count} values match").format(count=got.size))
+
+
+def _check_sealed_number(name, found, expected, hint):
+    """One whole number known to the check only by its digest (sealed.py): compared exactly, never shown."""
+    got = _as_numbers(name, found)
+    if got.size != 1:
+        raise CheckFailed(_("{name} is {kind}, but the answer is {expected}.").format(
+            name=name, kind=_kind(found, got), expected=_kind(0, np.asarray(0.0))), hint=hint)
+    if not expected == float(got.reshape(-1)[0]):
+        _LAST_FAILURE.clear()
+        _LAST_FAILURE.update(name=name, found=got, expected=None)
+        raise CheckFailed(_("{name}: found {found}.").format(name=name, found=_own_form(found, got)), hint=hint)
+    _passed(name, _own_form(found, got))
 
 
 def _shape_of(name, found):
