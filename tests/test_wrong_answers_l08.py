@@ -83,6 +83,13 @@ def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
         losses_only = lesson.try_answer("l08-ex3", TRAIN_BODY.format(refresh="", result="return losses"))
         rejected_with(losses_only, "it returned a list", "return model, losses")
         assert "went down" not in losses_only.message
+        # forgetting clear_grad still learns (Adam): the losses, compared step by step, tell it apart
+        piles_up = lesson.try_answer("l08-ex3", TRAIN_BODY.replace("optimizer.clear_grad()", "pass").format(
+            refresh="", result="return model, losses"))
+        rejected_with(piles_up, "the losses follow a correct run's", "optimizer.clear_grad()")
+        unseeded = lesson.try_answer("l08-ex3", TRAIN_BODY.replace("paddle.seed(0)", "paddle.seed(1)").format(
+            refresh="", result="return model, losses"))
+        rejected_with(unseeded, "the losses follow a correct run's", "paddle.seed(0)")
         solution_passes(lesson, "l08-ex3")
 
         # Exercise 4: the feed

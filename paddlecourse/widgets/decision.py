@@ -139,8 +139,9 @@ class Decision:
 
     def _bottleneck_reason(self):
         return _({
-            "not measured": N_("The bottleneck is not known: converting on faith can make things slower (lesson 07 "
-                               "measured to_static at 0.39-0.76x of eager for inference, on the course machine). Measure first."),
+            "not measured": N_("The bottleneck is not known: converting on faith can make things slower (on the "
+                               "course machine, lesson 07 measured to_static slower than eager for inference at "
+                               "every batch size it tried; your CPU may differ). Measure first."),
             "data loading": N_("The time goes into loading and preparing data, which runs the same Python code in "
                                "every mode: a static graph cannot speed it up."),
             "many small ops": N_("Many small ops pay launch overhead per op. to_static and jit.load did not win that "
