@@ -29,6 +29,10 @@ def _build(args):
                 execute_solution(path)
     for path in build_lessons(args.solutions, args.lessons):
         print(f"wrote {path}")
+    from .readme_links import update_readmes
+
+    for path in update_readmes():   # the Binder badge, from the course's public address
+        print(f"wrote {path}")
 
 
 def _translations(args):
@@ -151,15 +155,18 @@ def _wheelhouse(args):
 
 
 def _links(args):
-    from .deploy_links import LinkError, binder_badge, lesson_links, origin_remote
+    from .deploy_links import NO_ADDRESS, LinkError, binder_badge, lesson_links, public_repository
 
     try:
+        repo = args.repo if args.repo is not None else public_repository()
+        if repo is None:
+            raise LinkError(f"paddlecourse links: {NO_ADDRESS}.")
         if args.binder:
-            print(binder_badge(args.repo if args.repo is not None else origin_remote(), args.branch, args.lang))
+            print(binder_badge(repo, args.branch, args.lang))
             return 0
-        if args.repo is None or args.hub is None:
-            raise LinkError("paddlecourse links needs --repo URL and --hub URL (or --binder for the Binder badge).")
-        links = lesson_links(args.hub, args.repo, args.branch, args.lessons, lang=args.lang)
+        if args.hub is None:
+            raise LinkError("paddlecourse links needs --hub URL (or --binder for the Binder badge).")
+        links = lesson_links(args.hub, repo, args.branch, args.lessons, lang=args.lang)
     except LinkError as error:
         print(error, file=sys.stderr)
         return 2
@@ -251,7 +258,8 @@ def main(argv=None):
     wheels.set_defaults(run=_wheelhouse)
 
     links = commands.add_parser("links", help="instructors on a JupyterHub: one nbgitpuller link per lesson")
-    links.add_argument("--repo", help="the course repository's clone URL (--binder: default, this checkout's origin)")
+    links.add_argument("--repo", help="the course repository's clone URL (default: Repository under [project.urls] "
+                                      "in pyproject.toml)")
     links.add_argument("--branch", default="main", help="the branch learners get (default: main)")
     links.add_argument("--hub", help="the hub's address, e.g. https://hub.example.org")
     links.add_argument("--binder", action="store_true", help="print the README's Binder badge for the repository instead")
@@ -265,7 +273,8 @@ def main(argv=None):
     site.add_argument("--out", default="build/site", help="folder for the HTML (default: build/site; emptied first)")
     site.add_argument("--hub-url", help="a JupyterHub's address for each lesson's nbgitpuller button, e.g. "
                                         "https://hub.example.org (default: $PADDLECOURSE_HUB_URL; none: no hub button)")
-    site.add_argument("--repo", help="the repository the launch links open (default: this checkout's origin)")
+    site.add_argument("--repo", help="the repository the launch links open (default: Repository under [project.urls] "
+                                     "in pyproject.toml; without one, no launch links)")
     site.add_argument("--branch", help="its branch (default: origin's default branch, else main)")
     site.set_defaults(run=_site)
 

@@ -86,15 +86,18 @@ def binder_badge(remote, branch="HEAD", lang="en"):
     return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(remote, branch, path)})"
 
 
-def origin_remote(repo_dir=REPO_ROOT):
-    """`git remote get-url origin` of the course checkout, or a LinkError saying what to do."""
-    import subprocess
+def public_repository(root=REPO_ROOT):
+    """The course's public repository, the one place every launch link is made from: ``Repository`` under
+    ``[project.urls]`` in pyproject.toml (a fork writes its own). None while it is not set."""
+    import tomllib
 
     try:
-        result = subprocess.run(["git", "-C", str(repo_dir), "remote", "get-url", "origin"], capture_output=True,
-                                text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        result = None
-    if result is None or result.returncode != 0 or not result.stdout.strip():
-        raise LinkError("this checkout has no `origin` remote: pass the repository's address with --repo URL.")
-    return result.stdout.strip()
+        project = tomllib.loads((Path(root) / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    address = str((project.get("urls") or {}).get("Repository", "")).strip()
+    return address or None
+
+
+NO_ADDRESS = ("no public address is set: write the repository's address as Repository under [project.urls] in "
+              "pyproject.toml, or pass --repo URL")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "paddlecourse"
 MAX_LINES = 450
-AUTHOR = {"build", "catalogues", "editions", "sources", "deploy_links", "site"}
+AUTHOR = {"build", "catalogues", "editions", "sources", "deploy_links", "readme_links", "site"}
 TEACH = {"grading", "instructor", "live_coding", "wheelhouse"}
 COMMAND_LINE = {"cli", "__main__"}   # on top of all three
 # still over the limit, to be split; this list may only shrink (a new long file fails the test)

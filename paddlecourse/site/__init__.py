@@ -20,7 +20,7 @@ and Sphinx), ``settings`` (folders, languages, SiteError).
 from .build import SiteReport, build_site, prepare
 from .links import repository
 from .pages import is_exercise, lesson_summary, page_notebook
-from .settings import LANGUAGES, PLACEHOLDER_REPO, STATIC_FORMS, WIDGET_MIME, SiteError
+from .settings import LANGUAGES, STATIC_FORMS, WIDGET_MIME, SiteError
 
-__all__ = ["LANGUAGES", "PLACEHOLDER_REPO", "STATIC_FORMS", "SiteError", "SiteReport", "WIDGET_MIME", "build_site",
+__all__ = ["LANGUAGES", "STATIC_FORMS", "SiteError", "SiteReport", "WIDGET_MIME", "build_site",
            "is_exercise", "lesson_summary", "page_notebook", "prepare", "repository"]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import nbformat
 
-from ..deploy_links import REPO_ROOT, lesson_link
+from ..deploy_links import NO_ADDRESS, REPO_ROOT, lesson_link
 from .links import default_branch, page_bar, repository
 from .pages import lesson_summary, page_notebook
-from .settings import DEFAULT_OUT, HUB_URL_ENV, LANGUAGES, MARKER, PLACEHOLDER_REPO, SITE_CONFIG, SiteError
+from .settings import DEFAULT_OUT, HUB_URL_ENV, LANGUAGES, MARKER, SITE_CONFIG, SiteError
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,11 +99,13 @@ def build_site(out=DEFAULT_OUT, hub_url=None, repo=None, branch=None, root=REPO_
     start = time.monotonic()
     notes = []
     hub_url = hub_url if hub_url is not None else os.environ.get(HUB_URL_ENV) or None
+    repo = repository(repo, notes)
+    if hub_url and not repo:
+        raise SiteError(f"a hub's buttons need the repository learners pull: {NO_ADDRESS}.")
     if hub_url:
-        lesson_link(hub_url, PLACEHOLDER_REPO, "main", "x.ipynb")  # a bad address fails here, in one sentence
+        lesson_link(hub_url, repo, "main", "x.ipynb")  # a bad address fails here, in one sentence
     else:
         notes.append(f"no hub address (--hub-url or ${HUB_URL_ENV}): the pages offer Binder and the download only")
-    repo = repository(repo, notes)
     branch = branch or default_branch(root)
     out = Path(out).resolve()
     _empty_out(out)

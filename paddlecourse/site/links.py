@@ -4,8 +4,8 @@ import re
 import subprocess
 from urllib.parse import urlsplit, urlunsplit
 
-from ..deploy_links import REPO_ROOT, LinkError, binder_url, lesson_link, lessons_folder, origin_remote
-from .settings import LANGUAGES, PLACEHOLDER_REPO
+from ..deploy_links import NO_ADDRESS, REPO_ROOT, binder_url, lesson_link, lessons_folder, public_repository
+from .settings import LANGUAGES
 
 
 # ---------------------------------------------------------------------------------------------
@@ -25,18 +25,16 @@ def _web_address(remote):
 
 
 def repository(repo=None, notes=None):
-    """The repository the launch links open: --repo, else this checkout's origin, else the README's placeholder."""
+    """The repository the launch links open: --repo, else the course's public address (pyproject.toml); None
+    when neither is set: then the pages have no launch links (never a placeholder that leads nowhere)."""
     if repo:
         return _web_address(repo)
-    try:
-        remote = _web_address(origin_remote())
-        binder_url(remote)  # a public web address Binder can clone?
-        return remote
-    except LinkError as error:
-        if notes is not None:
-            notes.append(f"the launch links open the placeholder {PLACEHOLDER_REPO}, as the README's badge does, "
-                         f"because {str(error)[0].lower()}{str(error)[1:]}")
-        return PLACEHOLDER_REPO
+    address = public_repository()
+    if address:
+        return _web_address(address)
+    if notes is not None:
+        notes.append(f"no launch links on the pages: {NO_ADDRESS}")
+    return None
 
 
 def default_branch(repo_dir=REPO_ROOT):
@@ -59,11 +57,14 @@ def page_bar(lang, page, repo, branch, hub_url):
              f'title="{html.escape(words["switch_label"])}">{html.escape(words["switch"])}</a>']
     if page != "index":
         path = f"{lessons_folder(lang)}/{page}.ipynb"
-        parts.append(f'<a class="pc-launch" href="{html.escape(binder_url(repo, branch, path))}">'
-                     f'{html.escape(words["binder"])}</a>')
-        if hub_url:
+        if repo:
+            parts.append(f'<a class="pc-launch" href="{html.escape(binder_url(repo, branch, path))}">'
+                         f'{html.escape(words["binder"])}</a>')
+        if repo and hub_url:
             link = lesson_link(hub_url, repo, branch, f"{page}.ipynb", lang=lang)
             parts.append(f'<a class="pc-launch" href="{html.escape(link)}">{html.escape(words["hub"])}</a>')
         parts.append(f'<a class="pc-launch" href="notebooks/{page}.ipynb" download="{page}.ipynb" type="application/x-ipynb+json">'
                      f'{html.escape(words["download"])}</a>')
+        if not repo:
+            parts.append(f'<span class="pc-no-address">{html.escape(words["no_address"])}</span>')
     return f'<nav class="pc-bar" aria-label="{html.escape(words["bar"])}">' + " ".join(parts) + "</nav>"

@@ -4,7 +4,6 @@ from ..deploy_links import REPO_ROOT
 
 SITE_CONFIG = REPO_ROOT / "site"
 DEFAULT_OUT = REPO_ROOT / "build" / "site"
-PLACEHOLDER_REPO = "https://github.com/OWNER/paddlecourse"  # as the README's badge, until there is an origin
 HUB_URL_ENV = "PADDLECOURSE_HUB_URL"
 MARKER = ".paddlecourse-site"  # in an output folder this module wrote, so a rebuild may empty it
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -28,6 +27,9 @@ LANGUAGES = {
         "binder": "Launch on Binder",
         "hub": "Open on the class JupyterHub",
         "download": "Download the notebook",
+        "no_address": "To run it, download it and open it in JupyterLab with the course installed (README). Binder "
+                      "and hub buttons appear here once the course's public address is set: Repository under "
+                      "[project.urls] in pyproject.toml.",
         "switch": "中文",
         "switch_label": "这一页的中文版",
         "widget_note": "A still picture of an interactive widget: launch the lesson (Binder or JupyterHub) to use it.",
@@ -48,6 +50,8 @@ LANGUAGES = {
         "binder": "在 Binder 上启动",
         "hub": "在班级 JupyterHub 上打开",
         "download": "下载 notebook",
+        "no_address": "想运行它，请下载后在装好本课程的 JupyterLab 中打开（见 README）。设定课程的公开地址"
+                      "（pyproject.toml 中 [project.urls] 下的 Repository）之后，这里会出现 Binder 和 Hub 按钮。",
         "switch": "English",
         "switch_label": "This page in English",
         "widget_note": "这是交互式组件的静态画面：启动本课（Binder 或 JupyterHub）后即可操作。",

@@ -90,14 +90,17 @@ def test_the_binder_badge_is_built_from_the_remote(remote, expected):
     assert f"({expected}?urlpath=lab/tree/lessons/00_setup_and_first_run.ipynb)" in badge
 
 
-def test_binder_option_reads_origin_or_says_how(tmp_path):
+def test_links_come_from_the_public_address_or_say_how_to_set_it(tmp_path):
     result = cli("--binder", "--repo", "https://github.com/someone/paddlecourse", "--branch", "HEAD")
     assert result.stdout.strip().endswith("/v2/gh/someone/paddlecourse/HEAD?urlpath=lab/tree/lessons/00_setup_and_first_run.ipynb)")
-    from paddlecourse.deploy_links import LinkError, origin_remote
+    from paddlecourse.deploy_links import public_repository
 
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    with pytest.raises(LinkError, match="no `origin` remote"):
-        origin_remote(tmp_path)
-    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", "git@github.com:a/b.git"], check=True)
-    assert origin_remote(tmp_path) == "git@github.com:a/b.git"
-    assert cli("--branch", "main").stderr.strip().startswith("paddlecourse links needs --repo URL and --hub URL")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    assert public_repository(tmp_path) is None
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n[project.urls]\n'
+                                              'Repository = "https://github.com/someone/paddlecourse"\n')
+    assert public_repository(tmp_path) == "https://github.com/someone/paddlecourse"
+    if public_repository() is None:   # this checkout: no address yet, so the command says where to write one
+        said = cli("--binder").stderr.strip()
+        assert "Repository under [project.urls] in pyproject.toml" in said and "Traceback" not in said
+    assert "needs --hub URL" in cli("--repo", "https://github.com/someone/paddlecourse", "--branch", "main").stderr

@@ -13,7 +13,7 @@ from site_helpers import BRANCH, HUB, REPO, ROOT, Page
 from paddlecourse import site
 from paddlecourse.site import links as site_links, pages as site_pages
 from paddlecourse.sources import solution_paths
-from paddlecourse.deploy_links import binder_url, lesson_link
+from paddlecourse.deploy_links import binder_url, lesson_link, public_repository
 
 LANGS = {"en": ("lessons", "solutions", ""), "zh": ("lessons/zh", "solutions/zh", "zh")}
 NAMES = {lang: [p.stem for p in solution_paths(ROOT / solutions, include_extras=True)]
@@ -389,14 +389,56 @@ def test_each_page_says_its_language(built_site):
             assert Page(path).lang == ("en" if lang == "en" else "zh-CN"), path
 
 
-def test_launch_links_open_this_checkouts_origin_or_say_they_are_a_placeholder():
+def test_launch_links_come_from_the_public_address_or_are_left_out():
     notes = []
     repo = site.repository(None, notes)
-    if notes:
-        assert repo == site.PLACEHOLDER_REPO and "placeholder" in notes[0]
+    if public_repository() is None:   # this checkout: no address yet - no link, and the build says why
+        assert repo is None and "[project.urls]" in notes[0]
     else:
         assert repo.startswith("https://") and binder_url(repo)
+    assert site.repository("https://github.com/someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
     assert site_links._web_address("git@github.com:someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
     assert site_links._web_address("https://github.com/someone/paddlecourse.git") == "https://github.com/someone/paddlecourse"
     assert site_links._web_address("https://x-access-token:ghs_secret@github.com/someone/paddlecourse.git") == (
         "https://github.com/someone/paddlecourse"), "a token in the remote must not reach the pages"
+
+
+def test_without_a_public_address_a_page_offers_the_download_and_says_how_to_set_one():
+    for lang in LANGS:
+        bar = site_links.page_bar(lang, "00_setup_and_first_run", None, "main", None)
+        assert "mybinder.org" not in bar and 'download="00_setup_and_first_run.ipynb"' in bar
+        assert "[project.urls]" in bar and "pc-no-address" in bar
+
+
+PLACEHOLDERS = re.compile(r"\bOWNER\b|your-account|example-owner/paddlecourse(?!\.git)|<your[ -]")
+
+
+def test_no_placeholder_address_reaches_a_readme_or_an_instructors_guide():
+    guides = [ROOT / "README.md", ROOT / "README.zh.md", *sorted((ROOT / "instructors").glob("*.md"))]
+    found = {p.relative_to(ROOT).as_posix(): PLACEHOLDERS.findall(p.read_text(encoding="utf-8")) for p in guides}
+    assert not {k: v for k, v in found.items() if v}, found
+
+
+def test_the_readmes_launch_paragraph_is_what_the_build_writes():
+    from paddlecourse.readme_links import stale_readmes
+
+    assert not stale_readmes(), "run `paddlecourse build`: a README's Binder paragraph is out of date"
+
+
+def test_no_placeholder_address_reaches_a_built_page(built_site):
+    pages = list(built_site.out.rglob("*.html"))
+    assert pages
+    leaks = [p.name for p in pages if re.search(r"\bOWNER\b", p.read_text(encoding="utf-8"))]
+    assert not leaks, leaks
+
+
+def test_the_pages_workflow_publishes_what_make_site_builds():
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "site.yml").read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["publish"]["steps"]
+    runs = [s["run"] for s in steps if "run" in s]
+    assert len(runs) == 1 and runs[0].startswith("make site"), runs
+    uploads = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-pages-artifact")]
+    assert uploads and uploads[0]["with"]["path"] == "build/site"
+    assert workflow[True]["push"]["branches"] == ["main"]   # YAML 1.1 reads the key `on` as True
