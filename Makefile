@@ -10,8 +10,9 @@ PORT   ?= 8888
 
 .PHONY: lab test setup setup-test system-parts lessons site clean
 
+# deploy/jupyter/learner: nbgrader's menus are the instructor's and a hub class's, not a self-paced learner's
 lab: setup
-	$(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
+	JUPYTER_CONFIG_PATH=$(CURDIR)/deploy/jupyter/learner JUPYTER_PREFER_ENV_PATH=0 $(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
 	  --port=$(PORT) --ip=127.0.0.1 $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 # Four pytest-xdist workers on two cores (conftest.py keeps each notebook and test file on one worker, and

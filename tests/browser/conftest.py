@@ -114,6 +114,8 @@ def jupyterlab(tmp_path_factory):
         JUPYTER_RUNTIME_DIR=str(runtime),
         # Kernels then come only from the venv (sys.prefix), not a stale ~/.local copy.
         JUPYTER_DATA_DIR=str(tmp / "data"),
+        JUPYTER_CONFIG_PATH=str(REPO / "deploy" / "jupyter" / "learner"),   # as `make lab` runs it
+        JUPYTER_PREFER_ENV_PATH="0",
     )
     command = [
         sys.executable, "-m", "jupyter", "lab",
