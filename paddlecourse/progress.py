@@ -121,6 +121,24 @@ def graded_cells(number):
     return [(grade_id, points, digests) for grade_id, (points, digests) in cells.items()]
 
 
+def deeper_in(cells):
+    """The grade ids of the exercises off the core path: their test cell says ``{"paddlecourse": {"path": "deeper"}}``."""
+    return {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") for cell in cells
+            if cell.get("metadata", {}).get("paddlecourse", {}).get("path") == "deeper"} - {None}
+
+
+def deeper_exercises(number):
+    """deeper_in() over every copy of lesson ``number`` found here."""
+    found = set()
+    for folder in _lesson_dirs():
+        for path in sorted(folder.glob(f"{number}_*.ipynb")):
+            try:
+                found |= deeper_in(read_cells(path))
+            except Exception:
+                continue
+    return found
+
+
 def current_lesson():
     """The lesson ("02") whose cells ran last in this kernel, or None: a short id like `ex2` means this one."""
     owners = {}
@@ -178,21 +196,33 @@ SAVED_NOT_RUN = N_("· not run: the test cell has no output in the saved noteboo
 IN_THIS_KERNEL = N_("in this kernel")
 
 
-def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN):
-    """The text table progress() prints: one line per exercise, then what to do next."""
+def _tally(rows):
     passed = [r for r in rows if r[2] == PASSED]
-    total = sum(r[1] for r in rows)
-    got = sum(r[1] for r in passed)
+    return len(passed), len(rows), sum(r[1] for r in passed), sum(r[1] for r in rows)
+
+
+def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN, deeper=frozenset()):
+    """The text table progress() prints: one line per exercise, the core path and the deeper part apart when the
+    lesson has both (``deeper``: their grade ids), then what to do next."""
+    passed, exercises, got, total = _tally(rows)
     # Translators: {where} is "in this kernel" or "when it was last saved"
     lines = [_("{title}: {passed} of {exercises} exercises passed {where} ({got} of {total} points).").format(
-        title=title, passed=len(passed), exercises=len(rows), where=_(where), got=got, total=total)]
+        title=title, passed=passed, exercises=exercises, where=_(where), got=got, total=total)]
+    core_rows = [r for r in rows if r[0] not in deeper]
+    if deeper and core_rows and len(core_rows) < len(rows):
+        core, extra = _tally(core_rows), _tally([r for r in rows if r[0] in deeper])
+        lines.append(_("  Core path: {passed} of {exercises} passed ({got} of {total} points); deeper: {dpassed} of "
+                       "{dexercises} ({dgot} of {dtotal} points).").format(
+            passed=core[0], exercises=core[1], got=core[2], total=core[3],
+            dpassed=extra[0], dexercises=extra[1], dgot=extra[2], dtotal=extra[3]))
     width = max(len(r[0]) for r in rows)
     units = {points: ngettext("point", "points", points) for _id, points, _state, _type in rows}
     unit_width = max(6, *(len(u) for u in units.values()))
     for grade_id, points, state, _type in rows:
         lines.append(f"  {MARKS[state]} {grade_id:<{width}}  {points:>2} {units[points]:<{unit_width}}  "
-                     f"{_(STATE_TEXT[state])}")
-    todo = [r[0] for r in rows if r[2] != PASSED]
+                     f"{_(STATE_TEXT[state])}" + (_(" (deeper)") if grade_id in deeper else ""))
+    todo = [r[0] for r in rows if r[2] != PASSED and r[0] not in deeper] + \
+        [r[0] for r in rows if r[2] != PASSED and r[0] in deeper]   # the core path's first
     if todo:
         lines.append(_("Stuck on one? `%catchup {exercise}` puts its solution in a new cell below.").format(
             exercise=todo[0]))
@@ -215,7 +245,8 @@ def progress(lesson_id):
         where = N_("in this Python session (only IPython/Jupyter records cells)")
     else:
         where = IN_THIS_KERNEL
-    print(format_table(_("Lesson {lesson}").format(lesson=f"l{lesson_number(lesson_id)}"), rows, where))
+    number = lesson_number(lesson_id)
+    print(format_table(_("Lesson {lesson}").format(lesson=f"l{number}"), rows, where, deeper=deeper_exercises(number)))
     return None
 
 
@@ -252,6 +283,14 @@ def notebook_progress(path):
     return rows
 
 
+def notebook_deeper(path):
+    """deeper_in() of a saved notebook (empty when it cannot be read)."""
+    try:
+        return deeper_in(read_cells(path))
+    except Exception:
+        return set()
+
+
 def print_notebook_progress(path):
     """The CLI: print the table for a saved notebook; returns 0, or 1 when it cannot be read."""
     try:
@@ -259,5 +298,6 @@ def print_notebook_progress(path):
     except ProgressError as error:
         print(error)
         return 1
-    print(format_table(os.path.basename(str(path)), rows, where=N_("when it was last saved"), not_run=SAVED_NOT_RUN))
+    print(format_table(os.path.basename(str(path)), rows, where=N_("when it was last saved"), not_run=SAVED_NOT_RUN,
+                       deeper=notebook_deeper(path)))
     return 0

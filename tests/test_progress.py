@@ -42,8 +42,12 @@ def test_in_a_real_kernel_it_tells_passed_failed_and_not_run_apart():
         assert shown.passed, shown
         lines = shown.output.splitlines()
         assert lines[0] == f"Lesson l00: 2 of 4 exercises passed in this kernel ({POINTS[0] + POINTS[1]} of {sum(POINTS)} points)."
-        assert [line.split()[:2] for line in lines[1:5]] == [
+        # the core path (ex1) and the deeper part (ex2-ex4) apart, and each deeper row says so
+        assert lines[1] == (f"  Core path: 1 of 1 passed ({POINTS[0]} of {POINTS[0]} points); deeper: 1 of 3 "
+                            f"({POINTS[1]} of {sum(POINTS[1:])} points).")
+        assert [line.split()[:2] for line in lines[2:6]] == [
             ["✓", "l00-ex1"], ["✓", "l00-ex2"], ["✗", "l00-ex3"], ["·", "l00-ex4"]]
+        assert [line.endswith("(deeper)") for line in lines[2:6]] == [False, True, True, True]
         assert "`%catchup l00-ex3`" in shown.output
         # the real answer, then the test cell as it stands in the notebook: now it counts as passed
         lesson.run_cell_of("l00-ex3-answer")
