@@ -117,6 +117,9 @@ def test_grades_export_to_csv(graded_class):
     for student, score in expected.items():
         assert float(rows[student]["score"]) == score, student
         assert float(rows[student]["max_score"]) == l00.MAX_SCORE
+    # the core path's points beside the lesson's: lesson 00's core exercise is ex1 (2 points)
+    assert float(rows["correct"]["core_score"]) == float(rows["correct"]["core_max_score"]) == 2
+    assert float(rows["blank"]["core_score"]) == 0 and float(rows["blank"]["core_max_score"]) == 2
 
 
 def test_feedback_never_shows_hidden_tests(graded_class):
