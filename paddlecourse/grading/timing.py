@@ -58,7 +58,7 @@ def timing_report(paths=None, repo=REPO_ROOT):
 
 # ---------------------------------------------------------------- schedule and notes for presenters
 
-_TIME = re.compile(r"\*\*Time:\*\*\s*about\s+(\d+)\s+minutes\D+?(\d+)\s+reading and running\D+?(\d+)\s+on the", re.S)
+_TIME = re.compile(r"\*\*Time:\*\*\s*about\s+(\d+)\s+minutes in all;\s+about\s+(\d+)\s+on the \*\*core path", re.S)
 WORDS_PER_MINUTE = 150  # reading a technical text aloud or alone, with code to look at
 
 
@@ -68,7 +68,7 @@ class LessonProfile:
 
     path: Path
     title: str
-    planned: tuple  # (total, teaching, exercises) minutes, as the lesson states them; None if it does not
+    planned: tuple  # (all, core path) minutes, as the lesson states them; None if it does not
     words: int
     code_cells: int
     exercises: list  # [(grade_id, points, heading)]
@@ -138,22 +138,22 @@ def lesson_profile(path, measure=True):
 def schedule_markdown(profiles):
     """The schedule table: planned minutes per lesson next to what was measured by running it."""
     lines = [
-        "| lesson | planned: teaching + exercises | reading (words / 150 per min) | exercises (points) "
+        "| lesson | planned: all (core path) | reading (words / 150 per min) | exercises (points) "
         "| run time, all cells | slowest cell |",
         "|---|---|---|---|---|---|",
     ]
     total = [0, 0]
     for p in profiles:
-        planned = f"{p.planned[1]} + {p.planned[2]} = {p.planned[0]} min" if p.planned else "not stated"
+        planned = f"{p.planned[0]} ({p.planned[1]}) min" if p.planned else "not stated"
         if p.planned:
-            total[0] += p.planned[1]
-            total[1] += p.planned[2]
+            total[0] += p.planned[0]
+            total[1] += p.planned[1]
         points = sum(pts for _, pts, _ in p.exercises)
         lines.append(
             f"| {p.path.stem} | {planned} | {p.reading_minutes:.0f} min ({p.words} words) | "
             f"{len(p.exercises)} ({points}) | {p.run_seconds:.0f} s | {p.slowest[1]:.1f} s (cell {p.slowest[0]}) |"
         )
-    lines.append(f"| **all** | **{total[0]} + {total[1]} = {sum(total)} min** | | | "
+    lines.append(f"| **all** | **{total[0]} ({total[1]}) min** | | | "
                  f"{sum(p.run_seconds for p in profiles):.0f} s | |")
     return "\n".join(lines)
 
@@ -162,7 +162,7 @@ def notes_markdown(profile):
     """Presenter notes for one lesson, generated from the lesson itself (so they never drift)."""
     p = profile
     aid = assignment_id(p.path)
-    planned = (f"{p.planned[0]} min: {p.planned[1]} teaching, {p.planned[2]} exercises" if p.planned
+    planned = (f"{p.planned[0]} min in all, {p.planned[1]} on the core path (sections without a Deeper mark)" if p.planned
                else "not stated in the lesson")
     out = [
         f"# {p.title}",

@@ -28,7 +28,7 @@ def index_markdown(lang, rows, bar_html):
              "```{table}", ":class: pc-course", "", f"| {' | '.join(head)} |", "|---|---|---|---|"]
     for page, (title, what, minutes) in rows:
         number = page[:2] if page[:2].isdigit() else "—"
-        time_ = words["minutes"].format(minutes) if minutes else "—"
+        time_ = words["minutes"].format(*minutes) if minutes else "—"
         lines.append(f"| {number} | [{cell(title)}]({page}.ipynb) | {cell(what)} | {time_} |")
     lines += ["```", "", "```{toctree}", ":hidden:", ""] + [page for page, _ in rows] + ["```", ""]
     return "\n".join(lines)

@@ -196,10 +196,10 @@ def lesson_summary(notebook):
         sentence = f"{sentence}{' ' if sentence and not sentence.endswith('。') else ''}{part}"
         if len(sentence) >= enough:
             break
-    minutes = None
+    minutes = None   # (all of it, its core path): the header's first two numbers
     for line in lines:
         if re.match(r"\*\*(Time|用时)", line):
-            found = re.search(r"(\d+)", line)
-            minutes = int(found.group(1)) if found else None
+            found = [int(n) for n in re.findall(r"\d+", line)[:2]]
+            minutes = tuple(found) if len(found) == 2 else None
             break
     return title, sentence, minutes

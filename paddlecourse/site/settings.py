@@ -22,7 +22,7 @@ LANGUAGES = {
                  "show each lesson as it is, with the outputs of a real run; to run it yourself, use a lesson's "
                  "**Binder** button (nothing to install), your class hub's button, or download the notebook.",
         "table": ("#", "Lesson", "What you will do", "Time"),
-        "minutes": "{} min",
+        "minutes": "{} min (core path {})",
         "bar": "Run this page",
         "binder": "Launch on Binder",
         "hub": "Open on the class JupyterHub",
@@ -45,7 +45,7 @@ LANGUAGES = {
                  "这些网页按原样展示每一课，并附上一次真实运行的输出；想自己动手运行，请点击课程页上的 "
                  "**Binder** 按钮（无需安装），或你所在班级 JupyterHub 的按钮，或下载 notebook。",
         "table": ("#", "课程", "你将做什么", "用时"),
-        "minutes": "{} 分钟",
+        "minutes": "{} 分钟（核心路径 {}）",
         "bar": "运行这一页",
         "binder": "在 Binder 上启动",
         "hub": "在班级 JupyterHub 上打开",

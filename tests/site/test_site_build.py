@@ -365,7 +365,8 @@ def test_the_index_lists_every_lesson_with_what_you_will_do_and_its_time(built_s
         title, what, minutes = site.lesson_summary(nbformat.read(ROOT / LANGS[lang][0] / f"{name}.ipynb", as_version=4))
         assert markdown_text(what)[:40] in page.plain and title in page.plain
         if name in LESSONS:
-            assert minutes and site.LANGUAGES[lang]["minutes"].format(minutes) in page.plain, (name, minutes)
+            assert minutes and site.LANGUAGES[lang]["minutes"].format(*minutes) in page.plain, (name, minutes)
+            assert minutes[1] < minutes[0], (name, minutes)   # all of it, then the core path
     switch = next(a["href"] for a in page.bar if "pc-lang" in (a.get("class") or ""))
     assert (page.path.parent / switch).resolve() == (folder(built_site, "zh" if lang == "en" else "en") / "index.html").resolve()
 
