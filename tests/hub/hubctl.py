@@ -34,7 +34,11 @@ def free_port():
 def run(*command, user=None, check=True, env=None, timeout=300, cwd=None):
     """Run a command (as `user`, through runuser, with that user's login environment)."""
     if user:
-        command = ("runuser", "-u", user, "--", "env", f"HOME=/home/{user}", f"USER={user}", *(env or []), *command)
+        # another test in this worker may have set a PADDLECOURSE_* variable for itself (the grading tests point
+        # PADDLECOURSE_STATE_DIR into their temporary folder): an account's own command starts without them
+        unset = [arg for key in sorted(os.environ) if key.startswith("PADDLECOURSE_") for arg in ("-u", key)]
+        command = ("runuser", "-u", user, "--", "env", *unset, f"HOME=/home/{user}", f"USER={user}", *(env or []),
+                   *command)
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=cwd or "/")
     if check and result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {result.returncode}:\n{result.stdout}\n{result.stderr}")
@@ -173,7 +177,7 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.state / "hub.log"
         self.env = dict(
-            os.environ,
+            {k: v for k, v in os.environ.items() if not k.startswith("PADDLECOURSE_")},   # as run() does
             PATH=f"{Path(prefix) / 'bin'}:{os.environ.get('PATH', '')}",
             PADDLECOURSE_HUB_URL=f"http://127.0.0.1:{self.port}",
             PADDLECOURSE_HUB_HUB_PORT=str(free_port()),
