@@ -317,8 +317,8 @@ print(json.dumps({"cpu": times.children_user + times.children_system, "wall": wa
 def test_a_busy_machine_slows_a_cell_without_using_up_its_budget():
     """A cell's budget is the kernel's own time: the wall clock less its waits for a CPU (runner.KernelClock).
     Here the sandbox shares one core with three spinning processes (the scheduler gives the sandbox's cgroup
-    half of it), so a cell that needs 4 s of CPU takes about 8 s of wall time: it finishes within a 6 s budget,
-    and a cell that never ends is still interrupted."""
+    about half of it, more when the rest of the machine is busy too), so a cell that needs 4 s of CPU takes 5.5-8 s
+    of wall time: it finishes within a 5 s budget, and a cell that never ends is still interrupted."""
     sandbox_or_skip()
     waited = Path("/proc/self/schedstat")
     if not waited.exists():
@@ -334,7 +334,7 @@ def test_a_busy_machine_slows_a_cell_without_using_up_its_budget():
 wall, cpu = time.monotonic(), time.process_time()
 while time.process_time() - cpu < 4:
     pass
-print(json.dumps({"wall": time.monotonic() - wall}))""", "while True:\n    pass", "print('after')"], cell_seconds=6)
+print(json.dumps({"wall": time.monotonic() - wall}))""", "while True:\n    pass", "print('after')"], cell_seconds=5)
     finally:
         for spinner in spinners:
             spinner.kill()
@@ -344,6 +344,6 @@ print(json.dumps({"wall": time.monotonic() - wall}))""", "while True:\n    pass"
     assert not any(o.get("ename") == "KeyboardInterrupt" for o in outputs[0]), \
         "the honest cell was interrupted: its budget counted the time it waited for a CPU"
     wall = last_json(outputs, 0)["wall"]
-    assert wall > 6, f"the cell took {wall:.1f} s: the spinners did not slow it, so this proves nothing"
+    assert wall > 5, f"the cell took {wall:.1f} s: the spinners did not slow it, so this proves nothing"
     assert any(o.get("ename") == "KeyboardInterrupt" for o in outputs[1]), outputs[1]
     assert "after" in "".join(o.get("text", "") for o in outputs[2])
