@@ -50,19 +50,17 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "notebook: a cell of a lesson notebook, run by nbval")
 
 
-# Four lanes for the tests that run many processes at once: the browser's (Chromium, JupyterLab and its
-# kernels; the website), the hub's (a hub and its users' servers; Binder's replay), and grading's two (two
-# sandboxes side by side, nbgrader, pip). Each lane runs one test after another on one worker, which keeps a
-# worker's one Chromium and JupyterLab, the site's one build and each file's module fixtures together. Each
-# notebook and every other file is a room of its own, spread over the workers around the lanes. Four workers
-# on two cores: one lane alone keeps a core about half busy (it waits on browsers, servers and kernels
-# starting), so the suite used 95 % of one core's time in two of a two-core machine with two workers and two
-# lanes (23.8 min from a fresh clone). A lane's waits are on the wall clock and its budgets are generous; the
-# grader's per-cell budget leaves out the time a kernel waits for a CPU (grading/runner.py), so grades do not
-# change when the lanes crowd the cores.
-LANES = {"tests/browser/": "browser lane", "tests/site/": "browser lane", "tests/hub/": "hub lane",
-         "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_lessons_build.py": "grading lane",
-         "tests/test_wheelhouse.py": "grading lane", "tests/test_grading_": "second grading lane"}
+# Two lanes for the tests that run many processes at once: the browser's (Chromium, JupyterLab and its
+# kernels; a hub and its users' servers; the website) and grading's (two sandboxes side by side, nbgrader,
+# pip). Each lane runs one test after another on one worker, which also keeps the browser's one Chromium
+# and JupyterLab, the site's one build and each file's module fixtures together. Each notebook and every
+# other file is a room of its own, spread over the workers around the lanes: one single-threaded kernel
+# each, so two run side by side at nearly twice the speed (nbval of the English lessons: 149 s alone,
+# 83 s on two workers), while many-process rooms side by side only fight for the cores (a run with every
+# file spread over two workers took 33 min; with all of them in one lane, 22 min).
+LANES = {"tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
+         "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_grading_": "grading lane",
+         "tests/test_lessons_build.py": "grading lane", "tests/test_wheelhouse.py": "grading lane"}
 
 
 def room_of(nodeid):
