@@ -22,6 +22,20 @@ def test_picture_html_scales_speaks_and_sits_on_a_light_card():
     assert "<details" in page and "<summary>Show as text</summary>" in page and "a &lt;b&gt; listing" in page
 
 
+def test_a_picture_shrinks_only_while_its_text_stays_readable_then_scrolls():
+    """Issue 25: on a phone a picture was squeezed until its text was 5.9 px. It now shrinks to where its
+    smallest text is MIN_FONT_PX (640 px wide with 12 px text: 480 px), and its card scrolls sideways,
+    reachable by keyboard."""
+    page = picture_html(b"\x89PNG...", "image/png", "alt", width=640, font_px=12)
+    img = re.search(r"<img [^>]*>", page).group(0)
+    card = re.search(r'<div class="pc-picture-card"[^>]*>', page).group(0)
+    assert "min-width:480px" in img and "max-width:100%" in img
+    assert "overflow-x:auto" in card and 'tabindex="0"' in card and 'role="group"' in card and "aria-label=" in card
+    # text already at the limit: never drawn smaller than its natural size
+    assert "min-width:300px" in picture_html(b"png", "image/png", "alt", width=300, font_px=9)
+    assert "min-width" not in picture_html(b"png", "image/png", "alt")   # sizes unknown: scales as before
+
+
 def test_describe_figure_names_what_is_drawn_and_no_numbers():
     figure = Figure()
     ax = figure.subplots()

@@ -84,3 +84,8 @@ def test_widget_buttons_drive_the_lab():
     assert widget.lab.backward_calls == 0
     bundle = widget._repr_mimebundle_()
     assert "text/plain" in bundle and "text/html" in bundle
+    # issue 25: the still picture (the website's) has the plot beside the table, not the table alone
+    assert 'class="pc-grad-value"' in bundle["text/html"] and "pc-gradient-plot" in bundle["text/html"]
+    assert "data:image/png;base64," in bundle["text/html"]
+    # every control shows a visible keyboard focus (the rules apply inside .pc-widget only)
+    assert "pc-widget" in widget.view._dom_classes and ":focus-visible" in widget.view.children[0].value

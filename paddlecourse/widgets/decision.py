@@ -25,6 +25,7 @@ import html
 from dataclasses import dataclass
 
 from ..language import _, N_
+from .focus import with_visible_focus
 
 # Translators: the answers to "3. Where is the bottleneck?" (buttons of lesson 08's decision helper)
 BOTTLENECKS = (N_("not measured"), N_("data loading"), N_("many small ops"), N_("big ops"), N_("fast enough"))
@@ -220,7 +221,7 @@ class DecisionWidget:
             rows.append(widgets.VBox([widgets.HTML(f"<b>{html.escape(_(QUESTIONS[name]))}</b>"), toggle],
                                      layout=widgets.Layout(max_width="100%")))
         self.output = widgets.HTML(layout=widgets.Layout(max_width="100%"))
-        self.view = widgets.VBox(rows + [self.output], layout=widgets.Layout(max_width="100%"))
+        self.view = with_visible_focus(widgets.VBox(rows + [self.output], layout=widgets.Layout(max_width="100%")))
         self.refresh()
 
     def _options(self, name, chosen):

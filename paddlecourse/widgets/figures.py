@@ -3,7 +3,8 @@
 Every picture (a Graphviz graph, a matplotlib plot) reaches the page the same way:
 
 - an ``<img>`` that scales down to the output's width (``max-width:100%``,
-  ``height:auto``) and never up beyond its natural size;
+  ``height:auto``) and never up beyond its natural size, nor down so far that its
+  smallest text gets under ``MIN_FONT_PX``: on a phone the card scrolls sideways instead;
 - on a light card with a border, so it stays readable in a dark theme;
 - with ``alt`` text that says what it shows (for a graph: its nodes in order
   and the result), and the full text equivalent in a ``<details>`` beneath it
@@ -25,14 +26,17 @@ by the English code reads in Chinese where the lesson's catalogue has the entry.
 import base64
 import html
 import io
+import math
 import re
 
-from ..language import DEFAULT, _, language, ngettext, translate
+from ..language import DEFAULT, N_, _, language, ngettext, translate
 
-MIN_FONT_PX = 9  # the smallest text a picture may show at 1024 px (JupyterLab, file browser open)
+MIN_FONT_PX = 9  # the smallest text a picture may show, at any width (narrower: the picture scrolls)
 CARD_STYLE = ("display:inline-block;max-width:100%;box-sizing:border-box;background:#ffffff;color:#000000;"
-              "border:1px solid #767676;border-radius:4px;padding:6px")
+              "border:1px solid #767676;border-radius:4px;padding:6px;overflow-x:auto")
 IMG_STYLE = "display:block;max-width:100%;height:auto"
+# Translators: what a screen reader says of a picture's frame, which a learner may scroll on a phone
+SCROLLING_CARD = N_("Picture (scrolls sideways on a narrow screen)")
 
 
 def _width(text):
@@ -48,16 +52,29 @@ def _padded(text, width, right=False):
     return space + text if right else text + space
 
 
+def narrowest_px(width, font_px):
+    """How narrow a picture may be drawn before its smallest text falls below MIN_FONT_PX (never wider than
+    its natural ``width``); None when either size is unknown."""
+    if not width or not font_px:
+        return None
+    width, font_px = round(width), round(font_px, 1)   # the figures the HTML shows: one answer from them alone
+    return min(width, math.ceil(width * MIN_FONT_PX / font_px))
+
+
 def picture_html(data, mime, alt, text="", width=None, font_px=None, css_class="pc-picture"):
     """HTML for one picture: a scalable ``<img>`` with alt text on a light card, and its text in a ``<details>``.
 
     ``data`` is the PNG bytes or the SVG text; ``width`` its natural width in CSS px
-    (the image never grows beyond it); ``font_px`` its smallest text at natural size.
+    (the image never grows beyond it); ``font_px`` its smallest text at natural size. The image shrinks
+    with the page only while that text stays readable (`narrowest_px`); on a narrower screen (a phone)
+    the card scrolls sideways instead, and takes the keyboard focus so the arrow keys scroll it too.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
     source = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-    attributes = f'src="{source}" alt="{html.escape(alt, quote=True)}" style="{IMG_STYLE}"'
+    narrowest = narrowest_px(width, font_px)
+    style = IMG_STYLE + (f";min-width:{narrowest}px" if narrowest else "")
+    attributes = f'src="{source}" alt="{html.escape(alt, quote=True)}" style="{style}"'
     if width:
         attributes += f' width="{round(width)}"'
     if font_px:
@@ -68,8 +85,11 @@ def picture_html(data, mime, alt, text="", width=None, font_px=None, css_class="
                    + html.escape(_("Show as text")) + "</summary>"
                    '<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:2px 0">'
                    f"{html.escape(text)}</pre></details>")
+    card = f'class="pc-picture-card" style="{CARD_STYLE}"'
+    if narrowest:  # a frame that may scroll: reachable by keyboard, named for a screen reader
+        card += f' tabindex="0" role="group" aria-label="{html.escape(_(SCROLLING_CARD), quote=True)}"'
     return (f'<figure class="{css_class}" style="margin:0;max-width:100%">'
-            f'<div class="pc-picture-card" style="{CARD_STYLE}"><img {attributes}></div>{details}</figure>')
+            f'<div {card}><img {attributes}></div>{details}</figure>')
 
 
 # ------------------------------------------------------------------ SVG (Graphviz)

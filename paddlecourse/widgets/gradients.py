@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..language import _, N_
 from .figures import figure_html
+from .focus import with_visible_focus
 
 QUANTITIES = ("w", "b", "w.grad", "b.grad", "z")
 # Translators: the gradient lab's actions as its "last action" shows them (the others are code: clear_grad(), step())
@@ -235,10 +236,10 @@ class GradientWidget:
         wrap = widgets.Layout(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
         self.table = widgets.HTML(layout=widgets.Layout(flex="0 1 auto", margin="0 1em 0 0"))
         self.plot = widgets.HTML(layout=widgets.Layout(flex="1 1 400px", max_width="500px", min_width="0"))
-        self.view = widgets.VBox(
+        self.view = with_visible_focus(widgets.VBox(
             [widgets.HBox(list(self.buttons.values()), layout=wrap), widgets.HBox([self.table, self.plot], layout=wrap)],
             layout=widgets.Layout(max_width="100%"),
-        )
+        ))
         self.refresh()
 
     def _handler(self, method):
@@ -261,5 +262,8 @@ class GradientWidget:
     def _repr_mimebundle_(self, include=None, exclude=None):
         bundle = self.view._repr_mimebundle_(include=include, exclude=exclude) or {}
         bundle["text/plain"] = self.lab.text()
-        bundle["text/html"] = self.lab.html()
+        # The still picture (the website, nbconvert, GitHub): the table and its plot side by side, as drawn live.
+        bundle["text/html"] = ('<div style="display:flex;flex-flow:row wrap;align-items:flex-start;gap:1em">'
+                               f'<div>{self.lab.html()}</div><div style="flex:1 1 400px;max-width:500px;min-width:0">'
+                               f'{self.lab.plot_html()}</div></div>')
         return bundle

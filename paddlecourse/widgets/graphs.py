@@ -75,7 +75,8 @@ def graph_font():
 
 def _wrap(text, width):
     """Lines of at most ``width`` columns (a Chinese character takes two). English wraps at spaces;
-    Chinese, which has none between words, may also be cut between two Chinese characters."""
+    Chinese, which has none between words, breaks after a punctuation mark where the line has one, so
+    a word is not cut in two ("反/向"); else at a space, else between two Chinese characters."""
     if language() != "zh":
         return textwrap.wrap(text, width) or [""]
     import re
@@ -84,12 +85,22 @@ def _wrap(text, width):
     def columns(piece):
         return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in piece)
 
+    def cut(line):
+        """Where to break a full line: after its last Chinese punctuation mark, else at its last space
+        when that keeps at least half the line, else before the token that did not fit."""
+        marks = [i + 1 for i, ch in enumerate(line) if ch in "，；：、。！？"]
+        if marks:
+            return marks[-1]
+        space = line.rfind(" ")
+        return space if space >= 0 and columns(line[:space]) >= width // 2 else len(line)
+
     lines, line = [], ""
     for token in re.findall(r"\s+|[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]|[^\s\u2e80-\u9fff"
                             r"\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+", text):
-        if line and columns(line + token) > width and not token.isspace():
-            lines.append(line.rstrip())
-            line = ""
+        while line and columns(line + token) > width and not token.isspace():
+            at = cut(line)
+            lines.append(line[:at].rstrip())
+            line = line[at:].lstrip()
         if line or not token.isspace():
             line += token
     if line.strip():
@@ -144,8 +155,10 @@ class GraphPicture:
             graph_attr={"rankdir": direction, "fontname": font, "fontsize": str(self.font_size),
                         "label": self.legend_label(), "labelloc": "t", "labeljust": "l",
                         "bgcolor": "white", "pad": "0.1", "nodesep": "0.12", "ranksep": "0.3"},
-            node_attr={"fontname": font, "fontsize": str(self.font_size), "margin": "0.08,0.03",
-                       "height": "0.3"},
+            # A Chinese font's Latin letters are drawn wider in a browser than Graphviz measures them:
+            # more room inside each box, so a label never touches its border.
+            node_attr={"fontname": font, "fontsize": str(self.font_size),
+                       "margin": "0.08,0.03" if font == LATIN_FONT else "0.2,0.05", "height": "0.3"},
             edge_attr={"color": "#333333", "arrowsize": "0.7"},
         )
         if font != LATIN_FONT:

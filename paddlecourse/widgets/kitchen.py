@@ -16,6 +16,7 @@ import numpy as np
 
 from ..language import _, N_
 from ..modes import static_mode
+from .focus import with_visible_focus
 
 INPUT = [[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]]
 
@@ -265,10 +266,10 @@ class KitchenStepper:
         self.dynamic_view = widgets.HTML(layout=widgets.Layout(**column))
         self.static_view = widgets.HTML(layout=widgets.Layout(**column))
         wrap = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
-        self.view = widgets.VBox([
+        self.view = with_visible_focus(widgets.VBox([
             widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(**wrap)),
             widgets.HBox([self.dynamic_view, self.static_view], layout=widgets.Layout(**wrap)),
-        ], layout=widgets.Layout(max_width="100%"))
+        ], layout=widgets.Layout(max_width="100%")))
         self.refresh()
 
     def _reset(self):

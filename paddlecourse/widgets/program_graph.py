@@ -18,6 +18,7 @@ from html import escape
 
 from ..language import _, N_, translate
 from .figures import svg_html
+from .focus import with_visible_focus
 from .graphs import GraphPicture, graphviz_available
 from .program_snapshot import KIND_TEXT, MAX_DRAWN_OPS, NOT_GIVEN, OUTSIDE, _blocks_text, _snapshot
 
@@ -288,10 +289,10 @@ class ProgramGraphView:
                 button.on_click(lambda _button, scope=scope: self.show_scope(scope))
                 self.scope_buttons[scope] = button
         self.buttons = buttons
-        self.box = widgets.VBox(
+        self.box = with_visible_focus(widgets.VBox(
             [widgets.HBox(buttons + list(self.scope_buttons.values()), layout=wrap), self.status, self.drawing,
              self.node, self.details],
-            layout=widgets.Layout(max_width="100%"))
+            layout=widgets.Layout(max_width="100%")))
         self.show("after")
 
     @property

@@ -113,3 +113,24 @@ def save_screenshot(target, name):
     """Save a picture of `target` (a page or a locator) as test-artifacts/screenshots/<name>.png."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     target.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+# The focused element's ring as drawn: outline width and colour, the box-shadow, and whether the browser
+# counts the focus as keyboard focus (:focus-visible).
+_FOCUS_RING = """() => { const el = document.activeElement, s = getComputedStyle(el);
+  return {tag: el.tagName.toLowerCase(), text: (el.innerText || '').trim().slice(0, 40), visible: el.matches(':focus-visible'),
+          in_widget: !!el.closest('.pc-widget'), outline_style: s.outlineStyle, outline_px: parseFloat(s.outlineWidth),
+          outline_color: s.outlineColor, shadow: s.boxShadow}; }"""
+
+
+def assert_keyboard_focus_is_visible(page, widget, name):
+    """Move the keyboard focus back one control (Shift+Tab, as a learner does after a click) and check the
+    course's focus ring (widgets/focus.py) is drawn: a solid outline at least 2 px wide, dark blue, with a
+    white ring inside it. Saves a picture of the widget as test-artifacts/screenshots/<name>.png."""
+    page.keyboard.press("Shift+Tab")
+    ring = page.evaluate(_FOCUS_RING)
+    assert ring["visible"] and ring["in_widget"], f"the keyboard focus left the widget or is not visible: {ring}"
+    assert ring["outline_style"] == "solid" and ring["outline_px"] >= 2, f"focus outline too thin: {ring}"
+    assert ring["outline_color"] == "rgb(29, 78, 216)" and "rgb(255, 255, 255)" in ring["shadow"], ring
+    save_screenshot(widget, name)
+    return ring

@@ -2,7 +2,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
+from lab import CLICK_TIMEOUT, assert_keyboard_focus_is_visible, error_outputs, save_screenshot
 
 NOTEBOOK = "solutions/08_choosing_and_fixing.ipynb"
 
@@ -48,4 +48,5 @@ def test_decision_widget_explains_each_answer(ran):
     expect(deploy).to_have_text("predictor", timeout=CLICK_TIMEOUT)
     expect(reasons.nth(2)).to_contain_text("oneDNN")
     save_screenshot(widget, "decision_widget_big_ops")
+    assert_keyboard_focus_is_visible(page, widget, "decision_widget_keyboard_focus")
     assert error_outputs(page) == []

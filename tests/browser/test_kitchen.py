@@ -2,7 +2,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from lab import CLICK_TIMEOUT, error_outputs, save_screenshot
+from lab import CLICK_TIMEOUT, assert_keyboard_focus_is_visible, error_outputs, save_screenshot
 
 NOTEBOOK = "solutions/01_two_ways_to_cook.ipynb"
 
@@ -53,4 +53,5 @@ def test_kitchen_stepper_dynamic_values_now_static_values_after_run(ran):
     button("Reset both").click()
     expect(widget.locator('.pc-kitchen[data-mode="static"]')).to_contain_text("no variables yet", timeout=CLICK_TIMEOUT)
     expect(button("Step dynamic line")).to_be_enabled()
+    assert_keyboard_focus_is_visible(page, widget, "kitchen_stepper_keyboard_focus")  # Shift+Tab from "Reset both"
     assert error_outputs(page) == []

@@ -4,7 +4,8 @@
 Each page, at 1366 px and at 390 px: a screenshot (test-artifacts/screenshots/site/en/ and zh/; its first screen,
 or the whole page with PADDLECOURSE_FULL_SCREENSHOTS=1), no
 horizontal overflow (wide tables and code scroll in their own box), no console error, no failed or
-outside request, every picture loaded, and axe-core (tests/browser/node_modules, as test_pictures.py
+outside request, every picture loaded and its smallest text at least 9 px as drawn (issue 25: on a phone a
+picture scrolls sideways in its card rather than shrink below that), and axe-core (tests/browser/node_modules, as test_pictures.py
 loads it) with no serious or critical violation (colour contrast at 1366 px: see _AXE_RUN), and a lesson
 in the dark theme too.
 """
@@ -49,6 +50,11 @@ _OVERFLOW = """() => {
 }"""
 _PICTURES = """() => [...document.images].filter(img => !(img.complete && img.naturalWidth > 0))
   .map(img => (img.getAttribute('src') || '').slice(0, 80))"""
+# The course's pictures (img[data-font-px]: its smallest text at natural size) and that text's size as drawn.
+_PICTURE_TEXT = """() => [...document.querySelectorAll('img[data-font-px]')].filter(img => img.naturalWidth > 0)
+  .map(img => ({alt: (img.getAttribute('alt') || '').slice(0, 60), width: Math.round(img.getBoundingClientRect().width),
+                text_px: +(parseFloat(img.dataset.fontPx) * img.getBoundingClientRect().width / img.naturalWidth).toFixed(1)}))"""
+MIN_FONT_PX = 9  # = paddlecourse.widgets.figures.MIN_FONT_PX: narrower than that, a picture scrolls in its card
 _MATH_DONE = "() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)"
 # At 390 px the page is the same HTML with the same colours (the theme's CSS changes layout, not colour, with
 # the width), so colour contrast, axe's slowest rule, is checked at 1366 px, where every part is visible.
@@ -103,6 +109,7 @@ def visit(browser, base, path, width, color_scheme="light"):
         page.wait_for_timeout(200)  # the theme's scripts settle (sidebar, table of contents)
         overflow = page.evaluate(_OVERFLOW)
         broken = page.evaluate(_PICTURES)
+        pictures = page.evaluate(_PICTURE_TEXT)
         page.add_script_tag(path=str(AXE))
         violations = page.evaluate(_AXE_RUN, width == max(WIDTHS))
         lang, name = path.split("/") if "/" in path else ("en", path)
@@ -117,9 +124,12 @@ def visit(browser, base, path, width, color_scheme="light"):
         problems.append(f"{width}px: the page scrolls sideways ({overflow['scroll']} > {overflow['client']} px): "
                         f"{overflow['wide']}")
     problems += [f"{width}px: picture did not load: {src}" for src in broken]
+    problems += [f"{width}px: a picture's smallest text is {p['text_px']} px (< {MIN_FONT_PX}) at {p['width']} px wide: "
+                 f"{p['alt']!r}" for p in pictures if p["text_px"] < MIN_FONT_PX]
     problems += [f"{width}px: axe {v['impact']} {v['id']} ({v['help']}) x{v['nodes']}: {v['where']}"
                  for v in violations if v["impact"] in ("serious", "critical")]
-    return problems, {"shot": shot.name, "violations": violations}
+    return problems, {"shot": shot.name, "violations": violations,
+                      "smallest_picture_text_px": min((p["text_px"] for p in pictures), default=None)}
 
 
 @pytest.mark.browser
