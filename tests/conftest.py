@@ -1,4 +1,5 @@
 """Fixtures shared by the browser tests and the hub test."""
+import os
 import shutil
 import sys
 import threading
@@ -47,3 +48,16 @@ def _kill_playwright_driver():
                 child.kill()
         except psutil.Error:
             pass
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _state_dir_stays_in_its_module():
+    """The grading tests point PADDLECOURSE_STATE_DIR (the integrity record) at their own temporary folder;
+    after each test file it is what it was before, so a later file on the same worker (the hub class once
+    got a grading test's folder) never sees another test's record."""
+    before = os.environ.get("PADDLECOURSE_STATE_DIR")
+    yield
+    if before is None:
+        os.environ.pop("PADDLECOURSE_STATE_DIR", None)
+    else:
+        os.environ["PADDLECOURSE_STATE_DIR"] = before

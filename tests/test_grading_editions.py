@@ -6,7 +6,6 @@ the English one (right answers in both): both get every point, judged by the cou
 and the feedback speaks Chinese.
 """
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -36,9 +35,9 @@ def test_the_editions_have_the_same_assignments_and_grade_ids():
         lesson_notebooks(ROOT, "fr")
 
 
-def test_a_chinese_course_grades_chinese_and_english_submissions_alike(tmp_path):
+def test_a_chinese_course_grades_chinese_and_english_submissions_alike(tmp_path, monkeypatch):
     sandbox_or_skip()
-    os.environ["PADDLECOURSE_STATE_DIR"] = str(tmp_path / "state")
+    monkeypatch.setenv("PADDLECOURSE_STATE_DIR", str(tmp_path / "state"))
     course = tmp_path / "course"
     grading.create_course(course, generate=False, lang="zh")
     source = nbformat.read(course / "source" / ASSIGNMENT / NOTEBOOK, as_version=4)

@@ -3,6 +3,7 @@ import csv
 import json
 from pathlib import Path
 
+from ..progress import deeper_in
 from .course import nbgrader
 from .integrity import verify
 
@@ -23,10 +24,8 @@ def off_core_path(course_dir, assignment):
     """The grade ids of an assignment's exercises off the core path, from its source notebooks' metadata."""
     found = set()
     for notebook in sorted((Path(course_dir) / "source" / assignment).glob("*.ipynb")):
-        for cell in json.loads(notebook.read_text(encoding="utf-8")).get("cells", []):
-            if cell.get("metadata", {}).get("paddlecourse", {}).get("path") == "deeper":
-                found.add(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id"))
-    return found - {None}
+        found |= deeper_in(json.loads(notebook.read_text(encoding="utf-8")).get("cells", []))
+    return found
 
 
 def add_core_columns(course_dir, path):
