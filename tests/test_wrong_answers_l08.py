@@ -64,7 +64,7 @@ def test_wrong_answers_of_lesson_08_are_rejected_with_a_pointing_message():
         rejected_with(lesson.try_answer("l08-ex2", "which_mode = None"), "`which_mode` has no answer yet")
         rejected_with(lesson.try_answer("l08-ex2", 'which_mode = ["dynamic", "static"]'), "which_mode is a dict", "Write a dict")
         speed_myth = lesson.try_answer("l08-ex2", 'which_mode = {"values": "dynamic", "placeholder": "static", '
-                                                  '"no_python": "static", "cpu_training": "static", "dropout": "both"}')
+                                                  '"no_python": "static", "cpu_training": "static", "same_outputs": "both"}')
         rejected_with(speed_myth, "1 of 6 parts", "which_mode['cpu_training']")
         rejected_with(lesson.try_answer("l08-ex2", 'which_mode = {"values": "dynamic"}'), "one answer per statement",
                  "placeholder")

@@ -5,6 +5,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..progress import deeper_in
 from .course import CELL_TIMEOUT, REPO_ROOT, assignment_id, lesson_notebooks
 
 
@@ -59,6 +60,7 @@ def timing_report(paths=None, repo=REPO_ROOT):
 # ---------------------------------------------------------------- schedule and notes for presenters
 
 _TIME = re.compile(r"\*\*Time:\*\*\s*about\s+(\d+)\s+minutes in all;\s+about\s+(\d+)\s+on the \*\*core path", re.S)
+DEEPER_MARK = "*Deeper — off the four-hour core path"   # the line under a section's heading that puts it off the path
 WORDS_PER_MINUTE = 150  # reading a technical text aloud or alone, with code to look at
 
 
@@ -99,6 +101,7 @@ def lesson_profile(path, measure=True):
     found = _TIME.search(markdown)
     planned = tuple(int(g) for g in found.groups()) if found else None
     exercises, sections, heading = [], [], None
+    deeper = deeper_in(notebook.cells)
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             for line in cell.source.splitlines():
@@ -111,10 +114,13 @@ def lesson_profile(path, measure=True):
                         hint = "pause: learners work"
                     elif "predict" in cell.source.lower():
                         hint = "pause: ask the room to predict"
+                    if DEEPER_MARK in cell.source.split(line, 1)[1][:400]:   # the mark is the line under it
+                        hint = "Deeper: skip it on a core-path day" + (f"; otherwise {hint}" if hint else "")
                     sections.append((heading, is_exercise, hint))
         grader = cell.get("metadata", {}).get("nbgrader", {})
         if grader.get("grade") and not grader.get("solution"):
-            exercises.append((grader.get("grade_id"), grader.get("points", 0), heading))
+            where = heading + (" (Deeper)" if grader.get("grade_id") in deeper else "")
+            exercises.append((grader.get("grade_id"), grader.get("points", 0), where))
     profile = LessonProfile(
         path=Path(path), title=title, planned=planned, words=len(markdown.split()),
         code_cells=sum(c.cell_type == "code" for c in notebook.cells), exercises=exercises, sections=sections,

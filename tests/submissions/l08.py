@@ -18,7 +18,7 @@ RIGHT = {
     "l08-ex1-answer": 'deploy_A = "measure first"\ndeploy_B = "export required"\ndeploy_C = "eager"\ndeploy_D = "predictor"',
     "l08-ex2-answer": _code('''
         which_mode = {"values": "dynamic", "placeholder": "static", "no_python": "static",
-                      "cpu_training": "dynamic", "dropout": "both"}
+                      "cpu_training": "dynamic", "same_outputs": "both"}
     '''),
     "l08-ex3-answer": _code('''
         def train_fixed(steps=30):
