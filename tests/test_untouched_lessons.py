@@ -14,13 +14,18 @@ untouched (they raise NotImplementedError, as nbgrader left them), continuing pa
   run a second time: only the check cells, which with a blank answer stop at their first check;
 - every other code cell runs without an error: no teaching cell depends on an exercise, so a
   learner who is stuck can go on (this is also what running the student copies under nbval with
-  the exercises left out would check).
+  the exercises left out would check);
+- every cell of a Deeper exercise that fails blank is tagged `raises-exception`, so JupyterLab's Run All
+  (which stops at the first error of an untagged cell) goes past it to the core sections after it, as the
+  Deeper mark promises; no core exercise is tagged: Run All stops where a core learner has work to do.
 """
 import re
 from pathlib import Path
 
 import pytest
 from lesson_runner import LessonKernel, grade_id
+
+from paddlecourse.progress import deeper_in
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
@@ -36,6 +41,10 @@ def is_test_cell(cell):
     return bool(grader.get("grade")) and not grader.get("solution")
 
 
+def tags(cell):
+    return cell.get("metadata", {}).get("tags", [])
+
+
 def has_chinese(text):
     return bool(re.search(r"[\u4e00-\u9fff]", text))
 
@@ -46,12 +55,27 @@ def first_line(result):
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[p.stem for p in LESSONS])
 def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed_in_both_languages(lesson):
-    checked, wrong, broken, not_chinese = 0, [], [], []
+    checked, wrong, broken, not_chinese, run_all = 0, [], [], [], []
     with LessonKernel(lesson) as kernel:
+        deeper = deeper_in(kernel.cells)
+        exercise_of, pending = {}, []   # cell index -> grade id: an answer cell belongs to the test cell after it
+        for index, cell in enumerate(kernel.cells):
+            if is_answer_cell(cell):
+                pending.append(index)
+            elif is_test_cell(cell):
+                exercise_of.update(dict.fromkeys(pending + [index], grade_id(cell)))
+                pending = []
         for index, cell in enumerate(kernel.cells):
             result = kernel.run_cell(index)
             if cell.cell_type != "code":
                 continue
+            if is_answer_cell(cell) or is_test_cell(cell):
+                exercise = exercise_of.get(index)
+                tagged = "raises-exception" in tags(cell)
+                if exercise in deeper and not result.passed and not tagged:
+                    run_all.append(f"cell {index} ({exercise}, Deeper) stops Run All: tag it raises-exception")
+                elif exercise not in deeper and tagged:
+                    run_all.append(f"cell {index} ({exercise}, core) is tagged raises-exception: Run All must stop there")
             if is_test_cell(cell):
                 checked += 1
                 if result.passed:
@@ -70,4 +94,5 @@ def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed_in
                        "answers are untouched:\n  " + "\n  ".join(wrong))
     assert not broken, (f"{lesson.name}: teaching cells fail after the exercises were left blank:\n  "
                         + "\n  ".join(broken))
+    assert not run_all, f"{lesson.name}: JupyterLab's Run All:\n  " + "\n  ".join(run_all)
     assert not not_chinese, f"{lesson.name}: checks not failing in Chinese:\n  " + "\n  ".join(not_chinese)
