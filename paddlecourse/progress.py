@@ -26,12 +26,13 @@ from .lesson_context import grading_in_progress, solution_dirs
 from .notebook_cells import read_cells
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
-PASSED, FAILED, NOT_RUN = "passed", "failed", "not run"
-MARKS = {PASSED: "✓", FAILED: "✗", NOT_RUN: "·"}
+PASSED, FAILED, NO_ANSWER, NOT_RUN = "passed", "failed", "no answer yet", "not run"
+MARKS = {PASSED: "✓", FAILED: "✗", NO_ANSWER: "○", NOT_RUN: "·"}
 # Translators: an exercise's state in progress()'s table
-STATE_TEXT = {PASSED: N_("passed"), FAILED: N_("failed"), NOT_RUN: N_("not run")}
+STATE_TEXT = {PASSED: N_("passed"), FAILED: N_("failed"), NO_ANSWER: N_("no answer yet"), NOT_RUN: N_("not run")}
 
-# digest of a cell's text -> (True if it ran without error, the error's type name)
+# digest of a cell's text -> (True if it ran without error, the error's type name or NO_ANSWER: a check that
+# only found the answer cell's placeholder, as Run All over a skipped exercise leaves it)
 _RUNS = {}
 
 
@@ -54,7 +55,8 @@ def record_run(result):
         if source is None or not source.strip():
             return
         error = result.error_before_exec or result.error_in_exec
-        _RUNS[digest(source)] = (error is None, type(error).__name__ if error is not None else "")
+        ename = NO_ANSWER if getattr(error, "no_answer", False) else type(error).__name__ if error is not None else ""
+        _RUNS[digest(source)] = (error is None, ename)
     except Exception:  # a bookkeeping hook must never show up in a learner's cell
         pass
 
@@ -186,6 +188,8 @@ def lesson_progress(lesson_id):
             rows.append((grade_id, points, NOT_RUN, ""))
         elif any(ok for ok, _ in runs):
             rows.append((grade_id, points, PASSED, ""))
+        elif all(ename == NO_ANSWER for _ok, ename in runs):
+            rows.append((grade_id, points, NO_ANSWER, ""))
         else:
             rows.append((grade_id, points, FAILED, runs[0][1]))
     return rows

@@ -51,6 +51,7 @@ def run_answer(label, function, *args, hint=None, **kwargs):
                   "with your code, run it, then run this cell again.").format(name=name)
             )
             stub.placeholder = True  # check_parts(..., fold=True) names no other part after it
+            stub.no_answer = True    # progress() says "no answer yet" rather than "failed"
             raise stub from None
         if hint is None and _is_paddles_own(function):  # not the learner's code: no use calling it alone
             hint = _("The fix goes in your answer in the answer cell above.")

@@ -89,11 +89,13 @@ def no_answer_yet(name, found=None):
     """The one sentence for an answer that is still the stub's None (or `...`)."""
     name = str(name)
     if name.endswith(")") and "(" in name:  # a call: the learner's function returned nothing yet
-        return CheckFailed(
+        failed = CheckFailed(
             # Translators: {call} is the learner's call as typed, e.g. double(3); {found} is None or Ellipsis
             _("`{call}` returned {found}: finish the function in the answer cell above so that it returns "
               "its result, run that cell, then this one.").format(call=name, found=repr(found))
         )
+        failed.no_answer = True
+        return failed
     failed = CheckFailed(
         # Translators: {name} is the learner's variable; keep "# YOUR CODE HERE" as it is (the cell says it)
         _("`{name}` has no answer yet: write it in the answer cell above (where it says # YOUR CODE HERE, in "
@@ -101,6 +103,7 @@ def no_answer_yet(name, found=None):
           "that cell stopped with an error before reaching it: the error's last line says why).").format(name=name)
     )
     failed.unanswered = name  # check_parts(..., fold=True) names all such variables in one sentence
+    failed.no_answer = True   # progress() says "no answer yet" rather than "failed"
     return failed
 
 

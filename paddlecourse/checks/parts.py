@@ -220,8 +220,12 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
                       # Translators: {error} is "TypeName: the first sentence of the error" (English)
                       _("it stopped at {error}").format(error=first_sentence(error)),
                       _("Run the answer cells above again, then this one.")))
-        if any(not p.passed for p in self.parts.parts):
-            raise CheckFailed(self.parts.report()).with_traceback(None) from None
+        wrong = [p for p in self.parts.parts if not p.passed]
+        if wrong:
+            failure = CheckFailed(self.parts.report())
+            # every part still waits for its answer: progress() says "no answer yet" rather than "failed"
+            failure.no_answer = all(getattr(p, "unanswered", None) or getattr(p, "placeholder", False) for p in wrong)
+            raise failure.with_traceback(None) from None
         if self.parts.parts:
             print(self.parts.report())
         return False
