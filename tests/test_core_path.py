@@ -1,4 +1,4 @@
-"""The four-hour core path (issue 23): each lesson marks the sections off it, and what is on it stands alone.
+"""The core path (issue 23; its aim is four hours): each lesson marks the sections off it, and what is on it stands alone.
 
 A section (a ## or ### heading) is off the core path when the line under its heading is the Deeper mark; it
 runs to the next ## or ### heading. An exercise is deeper when its test cell says so in its metadata
@@ -14,7 +14,7 @@ import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
 ROOT = Path(__file__).resolve().parent.parent
-MARKS = {"en": "*Deeper — off the four-hour core path", "zh": "*进阶内容——不在四小时的核心路径上"}
+MARKS = {"en": "*Deeper — off the core path", "zh": "*进阶内容——不在核心路径上"}
 FOLDERS = {"en": ROOT / "solutions", "zh": ROOT / "solutions" / "zh"}
 NAMES = [p.name for p in sorted(FOLDERS["en"].glob("0[0-8]_*.ipynb"))]
 CORE_BUDGET = 240   # learner-minutes: the course's promise of about four hours
@@ -115,8 +115,9 @@ def test_each_lesson_states_both_times_in_both_editions():
     assert all(core < full for full, core in times.values()), times
 
 
-@pytest.mark.xfail(strict=True, reason="a fresh reader's walk of the core path alone (2026-12-03) took 265 min: "
-                                       "lessons 07 and 08 run over the four hours (issue 23); when they fit, this "
+@pytest.mark.xfail(strict=True, reason="fresh readers' walks of the core path alone took 277 min (2026-12-03) and "
+                                       "301 min (2026-12-04, after more sections moved to Deeper); the headers state "
+                                       "300: the course's aim of 240 is not met yet (issue 23); when it is, this "
                                        "passes and strict xfail fails: remove the mark")
 def test_the_core_path_fits_four_hours():
     times = {name: _times(read("en", name), "en") for name in NAMES}

@@ -60,7 +60,7 @@ def timing_report(paths=None, repo=REPO_ROOT):
 # ---------------------------------------------------------------- schedule and notes for presenters
 
 _TIME = re.compile(r"\*\*Time:\*\*\s*about\s+(\d+)\s+minutes in all;\s+about\s+(\d+)\s+on the \*\*core path", re.S)
-DEEPER_MARK = "*Deeper — off the four-hour core path"   # the line under a section's heading that puts it off the path
+DEEPER_MARK = "*Deeper — off the core path"   # the line under a section's heading that puts it off the path
 WORDS_PER_MINUTE = 150  # reading a technical text aloud or alone, with code to look at
 
 
