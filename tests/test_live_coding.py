@@ -82,7 +82,8 @@ def test_presenter_notes_and_schedule_cover_every_lesson(tmp_path):
             assert f'catchup("{grade_id}")' in notes
         assert "BEGIN SOLUTION" not in notes and "HIDDEN TESTS" not in notes
     lesson00 = (tmp_path / "00_setup_and_first_run.md").read_text()
-    assert "Planned time: 30 min in all, 15 on the core path" in lesson00  # as lesson 00 states it
+    assert "Planned time: 30 min in all, 20 on the core path" in lesson00  # as lesson 00 states it
+    assert "Deeper: skip it on a core-path day" in lesson00   # its sections off the core path say so
     assert all(p.planned for p in profiles), [p.path.name for p in profiles if not p.planned]
     assert "pause: learners work" in lesson00
     table = schedule_markdown(profiles)
