@@ -13,8 +13,8 @@ def _kernel(args):
 def _build(args):
     from pathlib import Path
 
-    from .build import EDITIONS, build_editions, build_lessons, execute_solution
-    from .sources import solution_paths
+    from .author.build import EDITIONS, build_editions, build_lessons, execute_solution
+    from .author.sources import solution_paths
 
     if args.execute:
         for path in solution_paths(args.solutions, include_extras=True):
@@ -29,14 +29,14 @@ def _build(args):
                 execute_solution(path)
     for path in build_lessons(args.solutions, args.lessons):
         print(f"wrote {path}")
-    from .readme_links import update_readmes
+    from .author.readme_links import update_readmes
 
     for path in update_readmes():   # the Binder badge, from the course's public address
         print(f"wrote {path}")
 
 
 def _translations(args):
-    from .catalogues import update
+    from .author.catalogues import update
 
     print(update(args.lang, args.solutions))
 
@@ -155,7 +155,7 @@ def _wheelhouse(args):
 
 
 def _links(args):
-    from .deploy_links import NO_ADDRESS, LinkError, binder_badge, lesson_links, public_repository
+    from .author.deploy_links import NO_ADDRESS, LinkError, binder_badge, lesson_links, public_repository
 
     try:
         repo = args.repo if args.repo is not None else public_repository()
@@ -176,8 +176,8 @@ def _links(args):
 
 
 def _site(args):
-    from .deploy_links import LinkError
-    from .site import SiteError, build_site
+    from .author.deploy_links import LinkError
+    from .author.site import SiteError, build_site
 
     try:
         report = build_site(args.out, hub_url=args.hub_url, repo=args.repo, branch=args.branch)

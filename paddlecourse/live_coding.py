@@ -7,15 +7,15 @@ calls ``paddlecourse.setup()``), cells tagged ``live-keep`` (for data a presente
 should not have to type), and - unless ``keep_tests=False`` - the exercises' test
 cells, so the room sees the checks pass as the presenter types the answers.
 Everything else is emptied, outputs included. Copies are made from the student
-version (``paddlecourse.build.student_copy``), so hidden tests and solutions never
+version (``paddlecourse.author.build.student_copy``), so hidden tests and solutions never
 reach the projector.
 """
 from pathlib import Path
 
 import nbformat
 
-from .build import student_copy, write_notebook
-from .sources import solution_paths
+from .author.build import student_copy, write_notebook
+from .author.sources import solution_paths
 
 KEEP_TAG = "live-keep"
 

@@ -1,6 +1,6 @@
-"""Sphinx configuration of the course website (built by `paddlecourse site`, see paddlecourse/site.py).
+"""Sphinx configuration of the course website (built by `paddlecourse site`, see paddlecourse/author/site/).
 
-The sources Sphinx reads are page notebooks that paddlecourse.site prepares in a temporary folder,
+The sources Sphinx reads are page notebooks that paddlecourse.author.site prepares in a temporary folder,
 one folder per language, each built on its own (the Chinese one with `-D language=zh_CN`), so each
 language has its own sidebar, search index and `<html lang>`. Nothing is executed: the pages show
 the outputs stored in solutions/. Nothing is fetched either: MathJax comes from a PyPI package and

@@ -10,8 +10,8 @@ import nbformat
 import pytest
 
 from paddlecourse import instructor
-from paddlecourse.build import build_lessons
-from paddlecourse.sources import solution_paths
+from paddlecourse.author.build import build_lessons
+from paddlecourse.author.sources import solution_paths
 from paddlecourse.catchup import known_exercises
 from paddlecourse.widgets.graphs import graphviz_available
 from paddlecourse.widgets.pipeline import pipeline_picture, pipeline_text

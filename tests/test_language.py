@@ -19,7 +19,7 @@ import pytest
 
 import paddlecourse
 from paddlecourse import CheckFailed, check_answer, check_parts, check_true, check_value, language
-from paddlecourse.catalogues import library_messages, new_catalogue
+from paddlecourse.author.catalogues import library_messages, new_catalogue
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL_LOCALE = language.LOCALE

@@ -7,8 +7,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse.build import build_lessons
-from paddlecourse.sources import solution_paths
+from paddlecourse.author.build import build_lessons
+from paddlecourse.author.sources import solution_paths
 
 ROOT = Path(__file__).parents[1]
 SOLUTIONS = solution_paths(ROOT / "solutions")

@@ -4,7 +4,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse.build import student_copy
+from paddlecourse.author.build import student_copy
 from paddlecourse.cli import main
 from paddlecourse.live_coding import KEEP_TAG, live_copy
 

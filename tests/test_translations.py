@@ -16,9 +16,9 @@ import nbformat
 import polib
 import pytest
 
-from paddlecourse import catalogues
-from paddlecourse.sources import solution_paths
-from paddlecourse.editions import edition_setup_source, translated_notebook
+from paddlecourse.author import catalogues
+from paddlecourse.author.sources import solution_paths
+from paddlecourse.author.editions import edition_setup_source, translated_notebook
 from paddlecourse.language import PLACEHOLDER
 
 ROOT = Path(__file__).resolve().parent.parent

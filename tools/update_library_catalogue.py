@@ -7,7 +7,7 @@ catalogues are being translated elsewhere, this touches paddlecourse.po alone:
 """
 import argparse
 
-from paddlecourse import catalogues
+from paddlecourse.author import catalogues
 
 
 def main():

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from paddlecourse.deploy_links import LinkError, lesson_link, lesson_links, target_folder
+from paddlecourse.author.deploy_links import LinkError, lesson_link, lesson_links, target_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
@@ -83,7 +83,7 @@ def test_the_library_raises_link_error():
     ("https://git.example.org/c/paddlecourse.git", "https://mybinder.org/v2/git/https%3A%2F%2Fgit.example.org%2Fc%2Fpaddlecourse.git/main"),
 ])
 def test_the_binder_badge_is_built_from_the_remote(remote, expected):
-    from paddlecourse.deploy_links import binder_badge
+    from paddlecourse.author.deploy_links import binder_badge
 
     badge = binder_badge(remote, "main")
     assert badge.startswith("[![Binder](https://mybinder.org/badge_logo.svg)](")
@@ -93,7 +93,7 @@ def test_the_binder_badge_is_built_from_the_remote(remote, expected):
 def test_links_come_from_the_public_address_or_say_how_to_set_it(tmp_path):
     result = cli("--binder", "--repo", "https://github.com/someone/paddlecourse", "--branch", "HEAD")
     assert result.stdout.strip().endswith("/v2/gh/someone/paddlecourse/HEAD?urlpath=lab/tree/lessons/00_setup_and_first_run.ipynb)")
-    from paddlecourse.deploy_links import public_repository
+    from paddlecourse.author.deploy_links import public_repository
 
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
     assert public_repository(tmp_path) is None

@@ -22,7 +22,7 @@ from site_helpers import LANG_FOLDERS, ROOT
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from lab import SCREENSHOTS  # noqa: E402
 
-from paddlecourse.sources import solution_paths  # noqa: E402
+from paddlecourse.author.sources import solution_paths  # noqa: E402
 
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1366, 390)

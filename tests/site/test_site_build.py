@@ -10,10 +10,10 @@ import nbformat
 import pytest
 from site_helpers import BRANCH, HUB, REPO, ROOT, Page
 
-from paddlecourse import site
-from paddlecourse.site import links as site_links, pages as site_pages
-from paddlecourse.sources import solution_paths
-from paddlecourse.deploy_links import binder_url, lesson_link, public_repository
+from paddlecourse.author import site
+from paddlecourse.author.site import links as site_links, pages as site_pages
+from paddlecourse.author.sources import solution_paths
+from paddlecourse.author.deploy_links import binder_url, lesson_link, public_repository
 
 LANGS = {"en": ("lessons", "solutions", ""), "zh": ("lessons/zh", "solutions/zh", "zh")}
 NAMES = {lang: [p.stem for p in solution_paths(ROOT / solutions, include_extras=True)]
@@ -421,7 +421,7 @@ def test_no_placeholder_address_reaches_a_readme_or_an_instructors_guide():
 
 
 def test_the_readmes_launch_paragraph_is_what_the_build_writes():
-    from paddlecourse.readme_links import stale_readmes
+    from paddlecourse.author.readme_links import stale_readmes
 
     assert not stale_readmes(), "run `paddlecourse build`: a README's Binder paragraph is out of date"
 

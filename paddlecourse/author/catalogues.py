@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polib
 
-from .language import LOCALE
+from ..language import LOCALE
 
 HIDDEN_TESTS = "### BEGIN HIDDEN TESTS"
 LIBRARY_DOMAIN = "paddlecourse"
@@ -311,18 +311,19 @@ def save(catalogue, lang, domain):
 LIBRARY_KEYWORDS = {"_": None, "gettext": None, "N_": None, "ngettext": (1, 2)}
 
 
-def library_messages(package=Path(__file__).resolve().parent):
+def library_messages(package=Path(__file__).resolve().parents[1]):
     """The library's ``_()``, ``N_()`` and ``ngettext()`` messages, found by Babel's Python extractor
-    (authors' tools left out). Each form of an ``ngettext`` is an entry of its own; a message with
-    ``{…}`` is flagged python-brace-format, so ``translate()`` never takes it for a lesson's template."""
+    (the learner's room only: the author's and the instructor's rooms and the command line are left out).
+    Each form of an ``ngettext`` is an entry of its own; a message with ``{…}`` is flagged
+    python-brace-format, so ``translate()`` never takes it for a lesson's template."""
     from babel.messages.extract import extract_from_dir
 
-    skip = {"catalogues.py", "editions.py", "build.py", "cli.py"}
+    skip_rooms, skip = {"author", "teach"}, {"cli.py", "__main__.py"}
     messages, seen = [], set()
     for filename, lineno, found, comments, _context in extract_from_dir(
             str(package), method_map=[("**.py", "python")], keywords=LIBRARY_KEYWORDS,
             comment_tags=("Translators:",), strip_comment_tags=True):
-        if Path(filename).name in skip or Path(filename).parts[0] == "grading":
+        if Path(filename).name in skip or Path(filename).parts[0] in skip_rooms:
             continue
         forms = found if isinstance(found, tuple) else (found,)
         for number, text in enumerate(forms):
@@ -339,7 +340,7 @@ def library_messages(package=Path(__file__).resolve().parent):
 
 
 def language_placeholders(text):
-    from .language import PLACEHOLDER
+    from ..language import PLACEHOLDER
 
     return PLACEHOLDER.findall(text.replace("{{", "").replace("}}", ""))
 

@@ -7,7 +7,7 @@ overwriting what the learner changed) and opens that lesson in JupyterLab.
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]  # paddlecourse/author/ -> the repository
 
 
 class LinkError(ValueError):

@@ -71,7 +71,7 @@ def _redraw_attachments(cell, lang):
     import base64
     import importlib
 
-    from .language import speaking
+    from ..language import speaking
 
     for name in list(getattr(cell, "attachments", None) or {}):
         if name in REDRAWN_ATTACHMENTS:
