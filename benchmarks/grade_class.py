@@ -22,8 +22,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from paddlecourse import grading  # noqa: E402
-from paddlecourse.grading import sandbox  # noqa: E402
+from paddlecourse.teach import grading  # noqa: E402
+from paddlecourse.teach.grading import sandbox  # noqa: E402
 
 ASSIGNMENT, NOTEBOOK = "l02", "02_autograd_by_hand.ipynb"
 
@@ -58,7 +58,7 @@ def spinning(count):
 
 
 def floor(limits, repeats=3):
-    from paddlecourse.grading.runs import run_cells as _run
+    from paddlecourse.teach.grading.runs import run_cells as _run
     from nbformat.v4 import new_code_cell
 
     times = []

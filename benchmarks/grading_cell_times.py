@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from paddlecourse.grading.course import CELL_TIMEOUT, lesson_notebooks  # noqa: E402
-from paddlecourse.grading.timing import time_cells  # noqa: E402
+from paddlecourse.teach.grading.course import CELL_TIMEOUT, lesson_notebooks  # noqa: E402
+from paddlecourse.teach.grading.timing import time_cells  # noqa: E402
 
 
 def main(argv=None):

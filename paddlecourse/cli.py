@@ -50,7 +50,7 @@ def _verify(args):
 
 
 def _course(args):
-    from . import grading
+    from .teach import grading
 
     try:
         return _course_action(args)
@@ -60,7 +60,7 @@ def _course(args):
 
 
 def _course_action(args):
-    from . import grading as instructor
+    from .teach import grading as instructor
 
     action = args.action
     if action == "create":
@@ -136,14 +136,14 @@ def _progress(args):
 
 
 def _live_coding(args):
-    from .live_coding import build_live_copies
+    from .teach.live_coding import build_live_copies
 
     for path in build_live_copies(args.solutions, args.out, keep_tests=not args.no_tests):
         print(f"wrote {path}")
 
 
 def _wheelhouse(args):
-    from .wheelhouse import TARGETS, build_wheelhouse
+    from .teach.wheelhouse import TARGETS, build_wheelhouse
 
     platforms = list(args.platform or [])
     if args.target:

@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import grading
+from paddlecourse.teach import grading
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -21,7 +21,7 @@ JOBS = int(os.environ.get("PADDLECOURSE_GRADING_JOBS", "2"))
 
 
 def sandbox_or_skip():
-    from paddlecourse.grading import sandbox
+    from paddlecourse.teach.grading import sandbox
 
     if not sandbox.available():
         reason = "SYSTEM PART MISSING: bubblewrap (`bwrap`) cannot sandbox here. Install it: apt-get install bubblewrap"

@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import instructor
+from paddlecourse.teach import grading
 from paddlecourse.author.build import build_lessons
 from paddlecourse.author.sources import solution_paths
 from paddlecourse.catchup import known_exercises
@@ -91,7 +91,7 @@ def test_the_glossary_is_built_but_is_no_lesson_assignment_or_exercise(tmp_path)
     assert "glossary.ipynb" in [p.name for p in build_lessons(ROOT / "solutions", tmp_path)]
     assert "glossary.ipynb" not in [p.name for p in solution_paths(ROOT / "solutions")]
     assert "glossary.ipynb" in [p.name for p in solution_paths(ROOT / "solutions", include_extras=True)]
-    assert all(p.name[:2].isdigit() for p in instructor.lessons_by_assignment().values())
+    assert all(p.name[:2].isdigit() for p in grading.lessons_by_assignment().values())
     assert all(re.fullmatch(r"l\d\d-ex\d+", e) for e in known_exercises())
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import paddle
 import pytest
 
-from paddlecourse.grading.answers import Unsupported, decode, encode, replay
+from paddlecourse.teach.grading.answers import Unsupported, decode, encode, replay
 
 
 def roundtrip(value):
@@ -66,7 +66,7 @@ def test_a_function_answer_is_replayed_only_for_the_recorded_arguments():
 
 # ---------------------------------------------------------------- recorded effects (grading/effects.py)
 
-from paddlecourse.grading import effects, recording, replaying  # noqa: E402
+from paddlecourse.teach.grading import effects, recording, replaying  # noqa: E402
 
 
 def _records(tmp_path):
@@ -257,8 +257,8 @@ def test_input_specs_come_back_as_input_specs():
 
 
 def test_a_static_program_and_its_output_value_come_back_runnable(capsys):
-    from paddlecourse.grading.answers import MARKER
-    from paddlecourse.grading.reports import report
+    from paddlecourse.teach.grading.answers import MARKER
+    from paddlecourse.teach.grading.reports import report
 
     paddle.enable_static()
     try:
@@ -304,7 +304,7 @@ def test_effects_that_cannot_be_recorded_fail_that_call_and_not_the_run(tmp_path
 
 
 def test_a_submission_that_is_a_link_or_the_source_notebook_is_refused(tmp_path):
-    from paddlecourse.grading.submission import REFUSED_MARK, refusal
+    from paddlecourse.teach.grading.submission import REFUSED_MARK, refusal
 
     source = tmp_path / "source.ipynb"
     source.write_text("{}")
@@ -330,7 +330,7 @@ def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
     solution, and none is judged in a kernel where student code ran."""
     import nbformat
 
-    from paddlecourse.grading import cells, plans
+    from paddlecourse.teach.grading import cells, plans
 
     root = __import__("pathlib").Path(__file__).resolve().parent.parent
     seen = {}

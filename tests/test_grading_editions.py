@@ -12,8 +12,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import grading
-from paddlecourse.grading.course import lesson_notebooks
+from paddlecourse.teach import grading
+from paddlecourse.teach.grading.course import lesson_notebooks
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l00  # noqa: E402

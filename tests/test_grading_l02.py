@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import grading
+from paddlecourse.teach import grading
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l02  # noqa: E402

@@ -14,8 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import grading
-from paddlecourse.grading.cells import grader
+from paddlecourse.teach import grading
+from paddlecourse.teach.grading.cells import grader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l06  # noqa: E402

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paddlecourse import grading
+from paddlecourse.teach import grading
 
 sys.path.insert(0, str(Path(__file__).parent))
 from submissions import l08  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 from paddle.static import InputSpec
 
 from paddlecourse.export import check_export
-from paddlecourse.grading import effects, layer_classes, models, reports
+from paddlecourse.teach.grading import effects, layer_classes, models, reports
 
 SPEC = [InputSpec([None, 784], "float32", "x")]
 HOW = {"weights": "scorer", "input_shape": [4, 784], "input_seed": 4, "seed": 11, "calls": 2}

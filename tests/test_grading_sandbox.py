@@ -17,8 +17,8 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from paddlecourse import cli
-from paddlecourse.grading import sandbox
-from paddlecourse.grading.runs import run_cells as _run
+from paddlecourse.teach.grading import sandbox
+from paddlecourse.teach.grading.runs import run_cells as _run
 
 sys.path.insert(0, str(Path(__file__).parent))
 from grading_class import live_processes, sandbox_or_skip  # noqa: E402
@@ -218,7 +218,7 @@ def test_the_kernel_cannot_forge_the_runners_lines():
 
 
 def test_one_notebook_that_breaks_the_judge_does_not_stop_the_class(tmp_path):
-    from paddlecourse.grading.parallel import judge_student
+    from paddlecourse.teach.grading.parallel import judge_student
 
     (tmp_path / "source" / "l99").mkdir(parents=True)
     (tmp_path / "source" / "l99" / "x.ipynb").write_text("{ not a notebook")   # nbformat.read raises on it
@@ -233,7 +233,7 @@ def test_the_graders_own_cells_run_on_their_own_budget_and_their_failures_are_re
     machine made `import` alone take longer than that), and when one raises or is stopped anyway, the
     run says which: the submission is then listed for a look instead of being scored (judge.py)."""
     sandbox_or_skip()
-    from paddlecourse.grading.submission import trusted_cell as _trusted
+    from paddlecourse.teach.grading.submission import trusted_cell as _trusted
 
     limits = sandbox.Limits(cell_seconds=2, trusted_seconds=30, notebook_seconds=120)
     cells = [new_code_cell("x = 1"),
@@ -260,7 +260,7 @@ def test_a_kernel_that_stops_answering_ends_the_run_without_waiting_out_the_grad
     all. The run stops as "stopped answering" after answer_seconds, not after that budget twice (issue 22:
     such a submission took the whole notebook limit, 180 s)."""
     sandbox_or_skip()
-    from paddlecourse.grading.submission import trusted_cell as _trusted
+    from paddlecourse.teach.grading.submission import trusted_cell as _trusted
 
     limits = sandbox.Limits(cell_seconds=5, trusted_seconds=120, notebook_seconds=100, answer_seconds=5)
     breaks = "import builtins\n_real = builtins.isinstance\n" \

@@ -15,7 +15,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "paddlecourse"
 MAX_LINES = 450
-TEACH = {"grading", "instructor", "live_coding", "wheelhouse"}
+# paddlecourse/grading.py: the old name of teach/grading, which course directories' nbgrader_config.py still names
+TEACH_ALIASES = {"grading"}
 COMMAND_LINE = {"cli", "__main__"}   # on top of all three
 # still over the limit, to be split; this list may only shrink (a new long file fails the test)
 STILL_LONG = set()
@@ -85,7 +86,7 @@ def circles(graph):
 
 def room(module):
     part = module.split(".")[1] if "." in module else ""
-    return ("author" if part == "author" else "teach" if part in TEACH else "command line" if part in COMMAND_LINE
+    return ("author" if part == "author" else "teach" if part == "teach" or part in TEACH_ALIASES else "command line" if part in COMMAND_LINE
             else "learn")
 
 

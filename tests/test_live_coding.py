@@ -6,7 +6,7 @@ import pytest
 
 from paddlecourse.author.build import student_copy
 from paddlecourse.cli import main
-from paddlecourse.live_coding import KEEP_TAG, live_copy
+from paddlecourse.teach.live_coding import KEEP_TAG, live_copy
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9]*.ipynb"))
@@ -71,7 +71,7 @@ def test_command_writes_every_lesson_and_a_copy_runs(tmp_path):
 
 def test_presenter_notes_and_schedule_cover_every_lesson(tmp_path):
     """Notes are generated from the lessons, so a lesson added later gets notes with no new code."""
-    from paddlecourse.instructor import schedule_markdown, write_presenter_notes
+    from paddlecourse.teach.grading import schedule_markdown, write_presenter_notes
 
     profiles = write_presenter_notes(tmp_path, measure=False)
     assert [p.path.name for p in profiles] == [p.name for p in SOLUTIONS]

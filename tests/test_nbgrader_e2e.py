@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from paddlecourse import grading as instructor
+from paddlecourse.teach import grading as instructor
 
 sys.path.insert(0, str(Path(__file__).parent))
 from grading_class import ARTIFACTS, JOBS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402

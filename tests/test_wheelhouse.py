@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paddlecourse.wheelhouse import TARGETS, build_wheelhouse, course_requirements, download_command
+from paddlecourse.teach.wheelhouse import TARGETS, build_wheelhouse, course_requirements, download_command
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.timeout(600)
@@ -39,8 +39,11 @@ def test_wheelhouse_installs_the_course_with_the_index_disabled(tmp_path):
     assert [n.split("-")[0] for n in names] == ["numpy", "packaging", "paddlecourse"], names
     with zipfile.ZipFile(next(w for w in wheels if w.name.startswith("paddlecourse-"))) as course_wheel:
         listed = course_wheel.namelist()
-    for module in ("catchup", "instructor", "live_coding", "wheelhouse"):   # checks/, export/, perf/: below
+    # one module of each room, the old name nbgrader configs use, and the translations read at run time;
+    # checks/, export/, perf/, author/, teach/ and the rest: below
+    for module in ("catchup", "grading", "author/build", "teach/live_coding", "teach/wheelhouse"):
         assert f"paddlecourse/{module}.py" in listed
+    assert "paddlecourse/locale/zh/LC_MESSAGES/paddlecourse.po" in listed
     # every subpackage the lessons import must travel in the wheel too
     for package in sorted(p.parent for p in (ROOT / "paddlecourse").rglob("__init__.py")):
         name = package.relative_to(ROOT).as_posix() + "/__init__.py"

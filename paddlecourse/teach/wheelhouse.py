@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]  # paddlecourse/teach/ -> the repository
 
 # Named targets -> pip platform tags. Paddle's Linux wheel is tagged plain
 # `linux_x86_64`, numpy's `manylinux_2_28`, most others `manylinux2014`: a Linux

@@ -77,12 +77,12 @@ BIND = '''\
 # First they go: a step stopped after this line leaves no solution value behind to be graded.
 for _pc_name in {names!r}:
     globals().pop(_pc_name, None)
-from paddlecourse.grading.answers import replay as _pc_replay
-from paddlecourse.grading.reports import rebuild as _pc_decode
+from paddlecourse.teach.grading.answers import replay as _pc_replay
+from paddlecourse.teach.grading.reports import rebuild as _pc_decode
 import json as _pc_json
 _pc_report = _pc_json.loads({report!r})
 if {files_at!r}:   # the files the solution wrote at that path go, the student's take their place
-    __import__("paddlecourse.grading.models", fromlist=["models"]).restore_files(globals()[{files_at!r}],
+    __import__("paddlecourse.teach.grading.models", fromlist=["models"]).restore_files(globals()[{files_at!r}],
                                                                                  _pc_report.get("files"))
 _pc_answers = _pc_report.get("answers") if isinstance(_pc_report.get("answers"), dict) else {{}}
 for _pc_name in sorted(_pc_answers, key=lambda n: str(_pc_answers[n]).startswith("{{'value': {{'t': 'value'")):
@@ -101,7 +101,7 @@ del _pc_report, _pc_answers
 
 RECORD = '''\
 # paddlecourse answer run: every call of these answers is recorded (grading/recording.py)
-from paddlecourse.grading.recording import record as _pc_record
+from paddlecourse.teach.grading.recording import record as _pc_record
 _pc_record(globals(), {names!r})
 del _pc_record
 '''
@@ -109,7 +109,7 @@ del _pc_record
 
 REPLAY = '''\
 # paddlecourse judge: these answers replay what the submission's code did when it ran (grading/replaying.py)
-from paddlecourse.grading import replaying as _pc_replaying
+from paddlecourse.teach.grading import replaying as _pc_replaying
 _pc_replayer_{slot} = _pc_replaying.bind(globals(), {functions!r}, {datasets!r}, {path!r})
 '''
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import nbformat
 
-from .author.build import student_copy, write_notebook
-from .author.sources import solution_paths
+from ..author.build import student_copy, write_notebook
+from ..author.sources import solution_paths
 
 KEEP_TAG = "live-keep"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .integrity import record
 
-REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[3]  # paddlecourse/teach/grading/ -> the repository
 COURSE_ID = "paddlecourse"
 
 # Per-cell timeout in seconds for autograding (c.Execute.timeout). Measured with
@@ -89,7 +89,7 @@ c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:"]
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 
-# The grade is decided outside the student's kernel (paddlecourse/grading/judge.py): each
+# The grade is decided outside the student's kernel (paddlecourse/teach/grading/judge.py): each
 # submission runs sandboxed and only reports its answers as data; a judge run of the
 # instructor's notebook on those answers decides every test cell, and nbgrader records it.
 # nbgrader's own Execute is replaced by ApplyJudgement; its checks that would fail a whole
@@ -99,7 +99,7 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.OverwriteKernelspec",
 ]
 c.Autograde.autograde_preprocessors = [
-    "paddlecourse.grading.judge.ApplyJudgement",
+    "paddlecourse.teach.grading.judge.ApplyJudgement",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",
@@ -116,7 +116,7 @@ c.OverwriteCells.add_missing_cells = True
 # is removed and tracebacks are cut to one line (their context lines would show it).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "paddlecourse.grading.feedback.HideHiddenTests",
+    "paddlecourse.teach.grading.feedback.HideHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 '''

@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..progress import deeper_in
+from ...progress import deeper_in
 from .course import CELL_TIMEOUT, REPO_ROOT, assignment_id, lesson_notebooks
 
 

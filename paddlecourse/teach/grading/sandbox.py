@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent  # paddlecourse/
+PACKAGE = Path(__file__).resolve().parents[2]  # paddlecourse/ (this is paddlecourse/teach/grading/sandbox.py)
 INSIDE_PACKAGE_ROOT = "/opt/paddlecourse"
 HOME = "/home/student"
 

@@ -168,8 +168,8 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
             data, functions = plan.data.get(grade_id, []), plan.literal.get(grade_id, [])
             wanted = json.dumps({f: calls[f] for f in functions})
             how = json.dumps({"observe": plan.observe.get(grade_id, {}), "files_at": plan.files_at.get(grade_id)})
-            cell.source = ("from paddlecourse.grading.reports import report as _pc_report\n"
-                           "from paddlecourse.grading.answers import record_calls as _pc_rc\n"
+            cell.source = ("from paddlecourse.teach.grading.reports import report as _pc_report\n"
+                           "from paddlecourse.teach.grading.answers import record_calls as _pc_rc\n"
                            f"_pc_report(globals(), {data!r}, __import__('json').loads({wanted!r}), "
                            f"**__import__('json').loads({how!r}))\n"
                            f"_pc_rc(globals(), {functions!r})\n"

@@ -135,10 +135,10 @@ def name_uses(source, names):
     return used, not_literal
 
 
-SAVE_RANDOM = "_pc_random = __import__('paddlecourse.grading.effects', fromlist=['random_state']).random_state()"
+SAVE_RANDOM = "_pc_random = __import__('paddlecourse.teach.grading.effects', fromlist=['random_state']).random_state()"
 
 
-RESTORE_RANDOM = "__import__('paddlecourse.grading.effects', fromlist=['random_state']).restore_random_state(_pc_random)"
+RESTORE_RANDOM = "__import__('paddlecourse.teach.grading.effects', fromlist=['random_state']).restore_random_state(_pc_random)"
 
 
 def _continued_lines(source):

@@ -1,4 +1,4 @@
-"""Runs one notebook inside the sandbox: ``python -m paddlecourse.grading.runner`` reads a job on stdin.
+"""Runs one notebook inside the sandbox: ``python -m paddlecourse.teach.grading.runner`` reads a job on stdin.
 
 The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N,
 "nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}, "answer_seconds": 30}`` (code cells only,

@@ -3,7 +3,7 @@ import csv
 import json
 from pathlib import Path
 
-from ..progress import deeper_in
+from ...progress import deeper_in
 from .course import nbgrader
 from .integrity import verify
 

@@ -16,7 +16,7 @@
 ``paddlecourse course ...`` (cli.py) is the command line over these.
 
 The names below are loaded when first used, not when the package is imported: the judge's cells
-import ``paddlecourse.grading.answers`` and ``.effects`` inside a student's kernel, where pulling in
+import ``paddlecourse.teach.grading.answers`` and ``.effects`` inside a student's kernel, where pulling in
 nbgrader, nbconvert and SQLAlchemy (``course``, ``parallel``) took 16-29 s on a busy machine - more than
 a cell's time limit.
 """

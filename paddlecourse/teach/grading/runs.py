@@ -52,7 +52,7 @@ def run_cells(cells, limits, use_sandbox, kernel, files=None, records=None):
            "cell_bytes": limits.cell_output_bytes, "nonce": nonce, "files": files or {}, "records": records,
            "cell_timeouts": own, "answer_seconds": limits.answer_seconds,
            "trusted_cell_bytes": limits.output_bytes}   # a report may carry a model
-    result = sandbox.run_python("paddlecourse.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
+    result = sandbox.run_python("paddlecourse.teach.grading.runner", json.dumps(job).encode(), limits, use_sandbox)
     outputs, stopped, done, found, stopped_at, statuses = {}, "", False, [], None, {}
     for line in result.stdout.decode("utf-8", "replace").splitlines():
         record = parse_line(line)
