@@ -1,23 +1,30 @@
 """The library's shape (issue 27): who each module is for, no import circle, and no module longer than a
 reader can hold.
 
-Three kinds of reader, three rooms (the README's "For course authors" has the map): what runs in a
-learner's kernel (the package's top level and its learner subpackages: checks, export, perf, widgets),
-the author's tools (building, translating, the site) and the instructor's (grading, workshop, hub). A
-learner's kernel must stay light and safe, so the learner's room imports nothing from the other two;
-the author's tools never need the instructor's.
+Three kinds of reader, three rooms, and the folders say which (the README's "For course authors" has the
+map): what runs in a learner's kernel is the package's top level and its learner subpackages (checks,
+export, perf, widgets); the author's tools (building, translating, the site) are ``paddlecourse/author/``;
+the instructor's (grading, workshop, hub) are ``paddlecourse/teach/``. ``cli.py`` and ``__main__.py``, the
+command line, stand on top of all three. A learner's kernel must stay light and safe, so the learner's room
+imports nothing from the other two; the author's tools never need the instructor's. And the top level holds
+nothing a learner's kernel never loads: a module there that no lesson reaches belongs in another room.
 
 Imports are read from the source (every `import` and `from ... import`, at module level or inside a
 function), so a circle hidden behind a late import counts too.
 """
 import ast
+import json
+import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "paddlecourse"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "paddlecourse"
 MAX_LINES = 450
-# paddlecourse/grading.py: the old name of teach/grading, which course directories' nbgrader_config.py still names
-TEACH_ALIASES = {"grading"}
+ROOMS = {"author", "teach"}   # paddlecourse/author/, paddlecourse/teach/; everything else is the learner's
 COMMAND_LINE = {"cli", "__main__"}   # on top of all three
+# paddlecourse/grading.py is the old name of teach/grading, kept because course directories' recorded
+# nbgrader_config.py names paddlecourse.grading.judge.ApplyJudgement: the instructor's, though on top
+OLD_NAMES = {"grading": "teach"}
 # still over the limit, to be split; this list may only shrink (a new long file fails the test)
 STILL_LONG = set()
 
@@ -33,8 +40,13 @@ def modules():
 
 def imports_of(name, path, known):
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    return imported(ast.parse(path.read_text(encoding="utf-8")), package, known) - {name}
+
+
+def imported(tree, package, known):
+    """The known modules a piece of code imports (relative imports read from ``package``)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -48,7 +60,7 @@ def imports_of(name, path, known):
         for target in targets:
             while target and target not in known:
                 target = target.rpartition(".")[0]
-            if target and target != name:
+            if target:
                 found.add(target)
     return found
 
@@ -86,8 +98,34 @@ def circles(graph):
 
 def room(module):
     part = module.split(".")[1] if "." in module else ""
-    return ("author" if part == "author" else "teach" if part == "teach" or part in TEACH_ALIASES else "command line" if part in COMMAND_LINE
-            else "learn")
+    if part in ROOMS:
+        return part
+    return "command line" if part in COMMAND_LINE else OLD_NAMES.get(part, "learn")
+
+
+def what_a_learners_kernel_imports(known):
+    """Every module a learner's kernel loads: what the lessons' code cells import (both editions, solutions
+    and student copies), what the course kernel loads at start (its IPython extension), and all they import."""
+    from IPython.core.inputtransformer2 import TransformerManager   # a cell's %magic and !shell lines
+
+    cell_code = TransformerManager().transform_cell
+    start = {"paddlecourse"}
+    for notebook in sorted((ROOT / "solutions").rglob("*.ipynb")) + sorted((ROOT / "lessons").rglob("*.ipynb")):
+        for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] == "code":
+                start |= imported(ast.parse(cell_code("".join(cell["source"]))), "paddlecourse", known)
+    for path in PACKAGE.glob("*.py"):
+        start |= {name for name in re.findall(r"extra_extensions=([\w.]+)", path.read_text(encoding="utf-8"))
+                  if name in known}
+    graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    reached, waiting = set(), sorted(start)
+    while waiting:
+        name = waiting.pop()
+        if name not in reached:
+            reached.add(name)
+            parent = name.rpartition(".")[0]   # importing a.b.c runs a/__init__ and a/b/__init__ first
+            waiting += sorted(graph[name]) + ([parent] if parent else [])
+    return reached
 
 
 def test_the_learners_room_imports_nothing_of_the_authors_or_the_instructors():
@@ -98,6 +136,31 @@ def test_the_learners_room_imports_nothing_of_the_authors_or_the_instructors():
                                                         ("teach", "command line")})
     assert crossing == []
     assert {room(name) for name in known} == {"learn", "author", "teach", "command line"}
+
+
+def test_each_room_is_a_folder_that_says_who_it_is_for():
+    for folder in ROOMS:
+        init = PACKAGE / folder / "__init__.py"
+        assert init.exists() and ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), init
+    # an old name is only that: it imports the room it stands for and nothing else of the course
+    known = modules()
+    for old, its_room in OLD_NAMES.items():
+        name = f"paddlecourse.{old}"
+        if name in known:
+            assert {room(target) for target in imports_of(name, known[name], known)} == {its_room}, name
+
+
+def test_the_learners_room_holds_only_what_a_learners_kernel_imports():
+    """A module on top (or in checks/, widgets/, ...) that no lesson and not the course kernel ever loads
+    belongs to another room: the author's and the instructor's modules of issue 27 are gone from the top
+    level, and a new one cannot land there."""
+    known = modules()
+    reached = what_a_learners_kernel_imports(known)
+    assert {"paddlecourse.checks", "paddlecourse.widgets.kitchen", "paddlecourse.perf", "paddlecourse.kernel"} <= reached
+    never = sorted(name for name in known if room(name) == "learn" and name not in reached)
+    assert never == [], "no lesson imports these: move them to author/ or teach/"
+    on_top = {name.split(".")[1] for name in known if name.count(".") == 1 and room(name) != "learn"}
+    assert on_top == ROOMS | COMMAND_LINE | set(OLD_NAMES)
 
 
 def test_no_module_imports_in_a_circle():
