@@ -9,7 +9,7 @@ sealed this way is checked with ``check_value(name, found, sealed(...))``: compa
 
 This keeps honest readers honest; it is not what makes grading safe (a determined student can try
 each option at the check). The grade comes from the hidden tests, judged outside the student's
-kernel (paddlecourse.grading).
+kernel (paddlecourse.teach.grading).
 """
 import hashlib
 import numbers
