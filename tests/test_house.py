@@ -150,6 +150,21 @@ def test_each_room_is_a_folder_that_says_who_it_is_for():
             assert {room(target) for target in imports_of(name, known[name], known)} == {its_room}, name
 
 
+def test_the_names_a_course_directorys_nbgrader_config_holds_are_importable():
+    """nbgrader imports the preprocessors that nbgrader_config.py names: those ``course create`` writes now, and
+    the old names in course directories made before the move (paddlecourse/grading.py: the same classes)."""
+    from traitlets.utils.importstring import import_item
+
+    from paddlecourse.teach.grading import course, feedback, judge
+
+    written = re.findall(r'"(paddlecourse\.[\w.]+)"', course.CONFIG_TEMPLATE)
+    assert written == ["paddlecourse.teach.grading.judge.ApplyJudgement",
+                       "paddlecourse.teach.grading.feedback.HideHiddenTests"]
+    assert [import_item(name) for name in written] == [judge.ApplyJudgement, feedback.HideHiddenTests]
+    assert import_item("paddlecourse.grading.judge.ApplyJudgement") is judge.ApplyJudgement
+    assert import_item("paddlecourse.grading.feedback.HideHiddenTests") is feedback.HideHiddenTests
+
+
 def test_the_learners_room_holds_only_what_a_learners_kernel_imports():
     """A module on top (or in checks/, widgets/, ...) that no lesson and not the course kernel ever loads
     belongs to another room: the author's and the instructor's modules of issue 27 are gone from the top
