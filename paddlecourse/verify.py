@@ -18,6 +18,7 @@ class CheckResult:
     ok: bool
     seen: str
     fix: str = ""
+    note: bool = False   # passed, with something to read: ``fix`` holds the note
 
 
 def pinned_paddle_version():
@@ -32,15 +33,27 @@ def pinned_paddle_version():
 
 
 def check_version():
+    """The pinned version passes; another 3.x passes with a note (the lessons run on it and say where it
+    differs, issue 24); anything else fails."""
     import paddle
+    from packaging.version import InvalidVersion, Version
 
     pinned = pinned_paddle_version()
     seen = f"paddle {paddle.__version__}"
     if pinned is None or paddle.__version__ == pinned:
         return True, seen, ""
-    return False, _("{seen}, but the course is pinned to {pinned}").format(seen=seen, pinned=pinned), (
-        _("Install the pinned version in this environment: pip install paddlepaddle=={pinned}").format(pinned=pinned)
-    )
+    install = _("Install the pinned version in this environment: pip install paddlepaddle=={pinned}").format(
+        pinned=pinned)
+    try:
+        same_major = Version(paddle.__version__).major == Version(pinned).major
+    except InvalidVersion:
+        same_major = False
+    if same_major:
+        note = _("The lessons run on every Paddle {major}.x and say where this version differs. "
+                 "Run `paddlecourse verify --facts` to see which of the course's statements about Paddle hold here; "
+                 "or: {install}").format(major=Version(pinned).major, install=install)
+        return True, _("{seen}; the course is checked on {pinned}").format(seen=seen, pinned=pinned), note, True
+    return False, _("{seen}, but the course is pinned to {pinned}").format(seen=seen, pinned=pinned), install
 
 
 def check_device():
@@ -137,21 +150,34 @@ class Report:
         lines = []
         for r in self.results:
             # Translators: one line of verify()'s report: a check's title, then what it saw
-            lines.append(f"{'✓' if r.ok else '✗'} " + _("{check}: {seen}").format(check=r.name, seen=r.seen))
+            lines.append(f"{self._mark(r)} " + _("{check}: {seen}").format(check=r.name, seen=r.seen))
             if not r.ok:
                 lines.append(_("    what to do: {fix}").format(fix=r.fix))
-        lines.append(_("All five checks passed.") if self.ok else _("Some checks failed: see 'what to do' above."))
+            elif r.note:
+                lines.append(_("    note: {fix}").format(fix=r.fix))
+        lines.append(self._verdict(_("Some checks failed: see 'what to do' above.")))
         return "\n".join(lines)
+
+    @staticmethod
+    def _mark(result):
+        return "!" if result.ok and result.note else "✓" if result.ok else "✗"
+
+    def _verdict(self, failed):
+        if not self.ok:
+            return failed
+        if any(r.note for r in self.results):
+            return _("All five checks passed; read the note above.")
+        return _("All five checks passed.")
 
     __repr__ = __str__
 
     def _repr_html_(self):
         rows = "".join(
-            f"<tr><td>{'✓' if r.ok else '✗'}</td><td>{html.escape(r.name)}</td><td>{html.escape(r.seen)}</td>"
+            f"<tr><td>{self._mark(r)}</td><td>{html.escape(r.name)}</td><td>{html.escape(r.seen)}</td>"
             f"<td>{html.escape(r.fix)}</td></tr>"
             for r in self.results
         )
-        verdict = _("All five checks passed.") if self.ok else _("Some checks failed: see the last column.")
+        verdict = self._verdict(_("Some checks failed: see the last column."))
         # Translators: the verify table's column heads
         heads = "".join(f"<th>{html.escape(h)}</th>" for h in (_("check"), _("seen"), _("what to do")))
         return (
@@ -164,14 +190,16 @@ def run_checks(checks):
     """Run ``(name, function)`` pairs; a check that raises is reported, not propagated."""
     results = []
     for name, check in checks:
+        note = False
         try:
-            ok, seen, fix = check()
+            ok, seen, fix, *rest = check()
+            note = bool(rest and rest[0])
         except Exception as error:  # the report must finish even when Paddle is broken
             # whole sentences, without Paddle's C++ locations: never a message cut mid-word
             # Translators: {error} is Paddle's or Python's own error, "TypeName: message" (English)
             ok, seen = False, _("raised {error}").format(error=error_message(error))
             fix = _("Read the error above; a clean virtual environment and a reinstall fix most install problems.")
-        results.append(CheckResult(_(name), ok, seen, fix))
+        results.append(CheckResult(_(name), ok, seen, fix, note))
     return Report(results)
 
 

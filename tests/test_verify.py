@@ -48,3 +48,42 @@ def test_the_command_line_verify_exits_zero_when_everything_works(capsys):
 
     assert main(["verify"]) == 0
     assert "All five checks passed." in capsys.readouterr().out
+
+
+def test_another_paddle_3_passes_check_1_with_a_note_that_points_to_the_facts(monkeypatch):
+    """Issue 24: the lessons run on every 3.x, so an earlier 3.x is a note, not a failure."""
+    import paddle
+
+    from paddlecourse.verify import check_version, pinned_paddle_version
+
+    monkeypatch.setattr(paddle, "__version__", "3.0.0")
+    ok, seen, note, is_note = check_version()
+    assert ok and is_note
+    assert seen == f"paddle 3.0.0; the course is checked on {pinned_paddle_version()}"
+    assert "paddlecourse verify --facts" in note
+    report = run_checks([("1. import and version", check_version)])
+    assert report.ok and str(report).startswith("! 1. import and version: paddle 3.0.0")
+    assert "    note: " in str(report) and str(report).endswith("All five checks passed; read the note above.")
+
+
+def test_paddle_2_or_an_unimportable_paddle_still_fails(monkeypatch):
+    import builtins
+
+    import paddle
+
+    from paddlecourse.verify import check_version
+
+    monkeypatch.setattr(paddle, "__version__", "2.6.2")
+    assert not check_version()[0]
+    assert not run_checks([("1. import and version", check_version)]).ok
+
+    real_import = builtins.__import__
+
+    def no_paddle(name, *args, **kwargs):
+        if name == "paddle":
+            raise ImportError("libpaddle.so: cannot open shared object file")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_paddle)
+    report = run_checks([("1. import and version", check_version)])
+    assert not report.ok and "raised ImportError" in str(report)
