@@ -44,9 +44,31 @@ def _translations(args):
 def _verify(args):
     from . import verify
 
+    if args.facts or args.lesson:
+        return _facts(args)
     report = verify()
     print(report)
     return 0 if report.ok else 1
+
+
+def _facts(args):
+    import time
+    from importlib import metadata
+
+    from .facts import catalogue, format_report, run_facts
+
+    facts = catalogue(args.lesson)
+    if not facts:
+        print(f"no facts for lesson(s) {', '.join(args.lesson)}", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    results = run_facts(facts, jobs=args.jobs)
+    try:   # not `import paddle`: the report must come even when Paddle does not import
+        version = metadata.version("paddlepaddle")
+    except metadata.PackageNotFoundError:
+        version = "?"
+    print(format_report(results, version, time.monotonic() - start))
+    return 0 if all(r.verdict == "holds" for r in results) else 1
 
 
 def _course(args):
@@ -212,6 +234,10 @@ def main(argv=None):
     translations.set_defaults(run=_translations)
 
     check = commands.add_parser("verify", help="run the five post-install checks")
+    check.add_argument("--facts", action="store_true",
+                       help="instead: re-check the lessons' statements about Paddle on the installed Paddle, per lesson")
+    check.add_argument("--lesson", action="append", help="with --facts: only this lesson's statements (repeatable), e.g. 00")
+    check.add_argument("--jobs", type=int, help="with --facts: probes run at a time (default: up to 4)")
     check.set_defaults(run=_verify)
 
     course = commands.add_parser(
