@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
 
-.PHONY: lab test setup setup-test system-parts lessons site clean
+.PHONY: lab test setup setup-test system-parts lessons site try-paddle clean
 
 # deploy/jupyter/learner: nbgrader's menus are the instructor's and a hub class's, not a self-paced learner's
 lab: setup
@@ -52,6 +52,12 @@ lessons: setup
 # no network. HUB_URL=https://hub.example.org adds each lesson's JupyterHub button (see README).
 site: setup-test
 	$(BIN)/paddlecourse site $(if $(HUB_URL),--hub-url $(HUB_URL)) $(SITE_ARGS)
+
+# The course on another Paddle release, in a throw-away venv (downloads wheels; not part of `make test`):
+# make try-paddle VERSION=3.0.0  -> verify, verify --facts, and every solution's error cells (README: "Other Paddle 3.x releases")
+try-paddle:
+	@test -n "$(VERSION)" || { echo "usage: make try-paddle VERSION=3.0.0"; exit 2; }
+	bash tools/try-paddle-version.sh $(VERSION)
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts
