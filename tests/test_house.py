@@ -103,13 +103,18 @@ def room(module):
     return "command line" if part in COMMAND_LINE else OLD_NAMES.get(part, "learn")
 
 
+# `paddlecourse verify --facts` runs in a learner's terminal, not in a lesson: its statements are the learner's
+LEARNER_COMMANDS = {"paddlecourse.facts"}
+
+
 def what_a_learners_kernel_imports(known):
     """Every module a learner's kernel loads: what the lessons' code cells import (both editions, solutions
-    and student copies), what the course kernel loads at start (its IPython extension), and all they import."""
+    and student copies), what the course kernel loads at start (its IPython extension), what the learner's own
+    terminal commands load (LEARNER_COMMANDS), and all they import."""
     from IPython.core.inputtransformer2 import TransformerManager   # a cell's %magic and !shell lines
 
     cell_code = TransformerManager().transform_cell
-    start = {"paddlecourse"}
+    start = {"paddlecourse"} | LEARNER_COMMANDS
     for notebook in sorted((ROOT / "solutions").rglob("*.ipynb")) + sorted((ROOT / "lessons").rglob("*.ipynb")):
         for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "code":
