@@ -298,7 +298,7 @@ def test_a_sandbox_uses_at_most_its_share_of_the_cores_children_included():
     probe = sandbox.cpu_cgroup(1.0)
     if probe is None:
         pytest.skip("no cpu cgroup can be made here (not root): the share is not enforced")
-    sandbox._remove_cgroup(probe)
+    sandbox.remove_cgroup(probe)
     outputs, stopped, _ = run(["""import json, os, subprocess, sys, time
 start = time.monotonic()
 spinners = [subprocess.Popen([sys.executable, "-c", "import time\\nend = time.monotonic() + 3\\nwhile time.monotonic() < end: pass"])
@@ -316,19 +316,27 @@ print(json.dumps({"cpu": times.children_user + times.children_system, "wall": wa
 
 def test_a_busy_machine_slows_a_cell_without_using_up_its_budget():
     """A cell's budget is the kernel's own time: the wall clock less its waits for a CPU (runner.KernelClock).
-    Here the sandbox shares one core with three spinning processes (the scheduler gives the sandbox's cgroup
-    about half of it, more when the rest of the machine is busy too), so a cell that needs 4 s of CPU takes 5.5-8 s
-    of wall time: it finishes within a 5 s budget, and a cell that never ends is still interrupted."""
+    Here the sandbox shares one core with three spinning processes in a cpu cgroup of their own, a sibling of the
+    sandbox's with the same weight: the scheduler gives the sandbox at most half of that core whatever else the
+    machine runs (outside load only takes more), so a cell that needs 4 s of CPU takes 8 s of wall time or more:
+    it finishes within a 5 s budget, and a cell that never ends is still interrupted. (Spinners left in the test's
+    own group shared that group's weight with whatever the other worker ran: under load the sandbox got 90 % of
+    the core, the cell took 4.4 s, and the test proved nothing.)"""
     sandbox_or_skip()
     waited = Path("/proc/self/schedstat")
     if not waited.exists():
         pytest.skip("this kernel keeps no run-queue delays (/proc/<pid>/schedstat): cells count wall time here")
     import subprocess
 
+    rivals = sandbox.cpu_cgroup(1.0)   # on one core its quota never binds: only its weight counts
+    if rivals is None:
+        pytest.skip("no cpu cgroup may be made here, so the sandbox has none either")
     before = os.sched_getaffinity(0)
     core = min(before)
     os.sched_setaffinity(0, {core})   # the sandbox and the spinners inherit it
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                 preexec_fn=lambda: (rivals / "cgroup.procs").write_text(str(os.getpid())))
+                for _ in range(3)]
     try:
         outputs, stopped, _ = run(["""import json, time
 wall, cpu = time.monotonic(), time.process_time()
@@ -340,6 +348,7 @@ print(json.dumps({"wall": time.monotonic() - wall}))""", "while True:\n    pass"
             spinner.kill()
             spinner.wait()
         os.sched_setaffinity(0, before)
+        sandbox.remove_cgroup(rivals)
     assert not stopped, stopped
     assert not any(o.get("ename") == "KeyboardInterrupt" for o in outputs[0]), \
         "the honest cell was interrupted: its budget counted the time it waited for a CPU"

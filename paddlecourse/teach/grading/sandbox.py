@@ -205,7 +205,7 @@ def cpu_cgroup(cores):
                                "cpu.cfs_quota_us": max(int(cores * CPU_PERIOD_US), 1000)})
 
 
-def _remove_cgroup(path):
+def remove_cgroup(path):
     for _ in range(50):
         try:
             path.rmdir()
@@ -255,7 +255,7 @@ def run_python(module, stdin, limits, sandbox=True):
         return _run(argv, stdin, limits, sandbox, env, cwd, cgroups, start)
     finally:
         for cgroup in cgroups:
-            _remove_cgroup(cgroup)
+            remove_cgroup(cgroup)
 
 
 def _run(argv, stdin, limits, sandbox, env, cwd, cgroups, start):
@@ -318,6 +318,6 @@ def process_limit_enforced(limits=None):
     """True when a sandbox's process limit will hold here (a pids cgroup, or RLIMIT_NPROC as non-root)."""
     probe = pids_cgroup((limits or Limits()).processes)
     if probe is not None:
-        _remove_cgroup(probe)
+        remove_cgroup(probe)
         return True
     return os.geteuid() != 0
