@@ -21,6 +21,7 @@ from .checks import (  # noqa: E402
     check_parts,
     run_answer,
     last_failure,
+    no_answer_yet,
 )
 from .errors import error_message, show_error  # noqa: E402
 from .progress import progress  # noqa: E402
@@ -43,6 +44,7 @@ __all__ = [
     "check_parts",
     "run_answer",
     "last_failure",
+    "no_answer_yet",
     "error_message",
     "show_error",
     "progress",

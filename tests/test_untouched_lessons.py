@@ -19,6 +19,7 @@ untouched (they raise NotImplementedError, as nbgrader left them), continuing pa
   (which stops at the first error of an untagged cell) goes past it to the core sections after it, as the
   Deeper mark promises; no core exercise is tagged: Run All stops where a core learner has work to do.
 """
+import ast
 import re
 from pathlib import Path
 
@@ -89,7 +90,12 @@ def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed_in
                     not_chinese.append(f"{grade_id(cell)}: {chinese.ename or 'passed'}: {first_line(chinese)}")
             elif not is_answer_cell(cell) and not result.passed:
                 broken.append(f"cell {index}: {result.ename}: {first_line(result)}")
+        # what progress() tells the learner who left every exercise blank: "no answer yet", never "failed"
+        states = kernel.run_code("from paddlecourse.progress import lesson_progress as _lp\n"
+                                 f"print(dict((g, s) for g, _p, s, _e in _lp({lesson.name[:2]!r})))")
+        not_waiting = {g: s for g, s in ast.literal_eval(states.output.strip()).items() if s != "no answer yet"}
     assert checked >= 3, f"{lesson.name} has only {checked} graded cells"
+    assert not not_waiting, f"{lesson.name}: progress() of the blank lesson says {not_waiting}, not 'no answer yet'"
     assert not wrong, (f"{lesson.name}: {len(wrong)} of {checked} check cells do not fail with CheckFailed when the "
                        "answers are untouched:\n  " + "\n  ".join(wrong))
     assert not broken, (f"{lesson.name}: teaching cells fail after the exercises were left blank:\n  "

@@ -8,10 +8,11 @@ from ..language import _, translate, translate_label
 class CheckFailed(AssertionError):
     """A learner's answer is not right yet; the message says why and what to try."""
 
-    def __init__(self, message, hint=None):
+    def __init__(self, message, hint=None, no_answer=False):
         message, hint = translate(message), translate(hint)  # a lesson's own text, in the learner's language
         self.message = message  # without the hint: check_parts lists both on one line
         self.hint = hint
+        self.no_answer = no_answer  # the answer is still missing: progress() says "no answer yet", not "failed"
         # Translators: the line under a failed check's message; keep "{message}" and the line break
         text = message if not hint else _("{message}\nHint: {hint}").format(message=message, hint=hint)
         super().__init__(text)

@@ -32,24 +32,26 @@ class Parts:
         self.title = title  # translated when the report is made
         self.fold = fold  # see _folded_report
         self.parts = []
-        self._failed_calls = []  # (label, function name) of run_answer calls that failed
+        self._failed_calls = []  # (label, function name, still a placeholder?) of run_answer calls that failed
 
     def _record(self, check, name, found, *args, **kwargs):
         import contextlib
         import io
 
         if _is_placeholder(found):
-            for label, function_name in self._failed_calls:
+            for label, function_name, placeholder in self._failed_calls:
                 if str(name) in (label, function_name) or str(name).startswith(f"{function_name}("):
                     shown = translate_label(label)
                     self.parts.append(_Part(name, False, _("not checked: `{call}` failed above.").format(call=shown)))
                     self.parts[-1].stopped_by = shown
+                    self.parts[-1].waits_for_answer = placeholder
                     return None
             last = self.parts[-1] if self.parts else None
             if self.fold and last is not None and getattr(last, "call_failed", False):
                 # the value came from the call that just failed: that failure is the message
                 self.parts.append(_Part(name, False, _("not checked: `{call}` failed above.").format(call=last.name)))
                 self.parts[-1].stopped_by = last.name
+                self.parts[-1].waits_for_answer = last.placeholder
                 return None
         printed = io.StringIO()
         try:
@@ -97,7 +99,7 @@ class Parts:
             self.parts[-1].call_failed = True
             self.parts[-1].placeholder = getattr(failed, "placeholder", False)
             self.parts[-1].unanswered = getattr(failed, "unanswered", None)  # run_answer(label, None)
-            self._failed_calls.append((str(label), _function_name(label, function)))
+            self._failed_calls.append((str(label), _function_name(label, function), self.parts[-1].placeholder))
             return None
 
     def report(self):
@@ -224,7 +226,9 @@ class check_parts:  # noqa: N801 - used like a function: `with check_parts("..."
         if wrong:
             failure = CheckFailed(self.parts.report())
             # every part still waits for its answer: progress() says "no answer yet" rather than "failed"
-            failure.no_answer = all(getattr(p, "unanswered", None) or getattr(p, "placeholder", False) for p in wrong)
+            # (a part not checked because a stub's call failed waits for the same answer)
+            failure.no_answer = all(getattr(p, "unanswered", None) or getattr(p, "placeholder", False)
+                                    or getattr(p, "waits_for_answer", False) for p in wrong)
             raise failure.with_traceback(None) from None
         if self.parts.parts:
             print(self.parts.report())
