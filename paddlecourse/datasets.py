@@ -36,8 +36,8 @@ def _digits_file():
     return os.path.join(list(spec.submodule_search_locations)[0], "datasets", "data", "digits.csv.gz")
 
 
-def _load_arrays():
-    """All 1,797 digits as (images float32 [N, 64] scaled to 0..1, labels int64 [N])."""
+def digit_arrays():
+    """All 1,797 digits, in scikit-learn's order, as (images float32 [N, 64] scaled to 0..1, labels int64 [N])."""
     import gzip
 
     # What sklearn.datasets.load_digits does: the last column is the digit, the 64 before it the pixels.
@@ -70,7 +70,7 @@ class Digits(paddle.io.Dataset):
         if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0 <= noise <= 1:
             raise ValueError(_("noise is the standard deviation of the pixel noise: a number from 0 to 1, "
                                "not {noise}").format(noise=repr(noise)))
-        images, labels = _load_arrays()
+        images, labels = digit_arrays()
         order = np.random.default_rng(seed).permutation(len(labels))
         n_test = int(round(len(labels) * test_fraction))
         chosen = {"train": order[: len(order) - n_test], "test": order[len(order) - n_test:], "all": np.arange(len(labels))}
