@@ -235,10 +235,23 @@ def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN, deep
     return "\n".join(lines)
 
 
-def progress(lesson_id):
-    """Print which of the lesson's exercises passed, failed or were not run yet in this kernel."""
+def _open_lesson():
+    """The lesson id of the notebook this kernel runs ('l04'), from the path Jupyter gives its kernel; else None."""
+    shell = _ipython()
+    session = str((shell.user_ns.get("__session__") if shell is not None else None) or "")
+    match = re.search(r"(?:^|/)(\d\d)_[^/]*\.ipynb$", session)
+    return f"l{match.group(1)}" if match else None
+
+
+def progress(lesson_id=None):
+    """Print which of the lesson's exercises passed, failed or were not run yet in this kernel
+    (``lesson_id`` like 'l04'; without it, the lesson of the open notebook)."""
     if grading_in_progress():  # nobody reads it there, and reading the notebooks took 8 s on a busy grader
         print(_("(progress is not shown while nbgrader grades this notebook)"))
+        return None
+    lesson_id = lesson_id if lesson_id is not None else _open_lesson()
+    if lesson_id is None:
+        print(_("Which lesson? Give its id, as in the lesson's title: progress('l02')."))
         return None
     try:
         rows = lesson_progress(lesson_id)

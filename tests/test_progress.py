@@ -54,6 +54,12 @@ def test_in_a_real_kernel_it_tells_passed_failed_and_not_run_apart():
         assert lesson.run_cell_of("l00-ex3").passed
         shown = lesson.run_code('progress("l00")')
         assert "✓ l00-ex3" in shown.output and "3 of 4 exercises passed" in shown.output
+        # without an id: the open notebook's lesson, from the path Jupyter gives the kernel (__session__) ...
+        bare = lesson.run_code('__session__ = "/home/ana/paddlecourse/lessons/00_setup_and_first_run.ipynb"\nprogress()')
+        assert bare.output.splitlines()[0].startswith("Lesson l00: 3 of 4 exercises passed"), bare
+        # ... and where there is none, one sentence that says what to type
+        asked = lesson.run_code('del __session__\nprogress()')
+        assert asked.passed and asked.output.strip() == "Which lesson? Give its id, as in the lesson's title: progress('l02').", asked
 
 
 def test_the_student_copy_s_check_cells_are_recognised_too():
