@@ -58,8 +58,11 @@ def pytest_configure(config):
 # each, so two run side by side at nearly twice the speed (nbval of the English lessons: 149 s alone,
 # 83 s on two workers), while many-process rooms side by side only fight for the cores (a run with every
 # file spread over two workers took 33 min; with all of them in one lane, 22 min).
+# The sandbox's own tests (one plain kernel at a time, no nbgrader) and the grading unit tests are rooms of their
+# own: in the grading lane they waited behind the classes for about 100 s of a run.
 LANES = {"tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
-         "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_grading_": "grading lane",
+         "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_grading_l0": "grading lane",
+         "tests/test_grading_editions.py": "grading lane",
          "tests/test_lessons_build.py": "grading lane", "tests/test_wheelhouse.py": "grading lane"}
 
 
