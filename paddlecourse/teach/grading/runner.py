@@ -1,7 +1,7 @@
 """Runs one notebook inside the sandbox: ``python -m paddlecourse.teach.grading.runner`` reads a job on stdin.
 
 The job is JSON: ``{"cells": [source, ...], "kernel": "paddlecourse", "cell_timeout": 15, "cell_bytes": N,
-"nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}, "answer_seconds": 30}`` (code cells only,
+"nonce": "...", "files": {name: text}, "records": name, "cell_timeouts": {"3": 120}, "answer_seconds": 15}`` (code cells only,
 in order; ``cell_timeouts`` gives the grader's own cells a limit of their own, so a slow machine or a
 busy neighbour cannot make a trusted step fail on the student's budget). ``files`` are
 written to the working directory before the kernel starts (the judge's data). For every cell it
@@ -122,7 +122,7 @@ class KernelClock:
         return max(elapsed - (waited - start[1]), elapsed / self.STRETCH)
 
 
-def run_cell(km, kc, code, timeout, limit, answer_seconds=30, clock=None):
+def run_cell(km, kc, code, timeout, limit, answer_seconds=15, clock=None):
     """Execute one cell; returns (outputs, stop reason or '', the execute_reply's status).
 
     Its ``timeout`` (and the same again after an interrupt) is counted on ``clock``, the kernel's own time.
@@ -223,7 +223,7 @@ def main():
     own_timeouts = {int(index): int(seconds) for index, seconds in (job.get("cell_timeouts") or {}).items()}
     limit = int(job.get("cell_bytes", 64 << 10))
     trusted_limit = int(job.get("trusted_cell_bytes", limit))   # the grader's own cells (a report may carry a model)
-    answer_seconds = int(job.get("answer_seconds", 30))
+    answer_seconds = int(job.get("answer_seconds", 15))
     km = KernelManager(kernel_name=job.get("kernel", "python3"))
     try:
         km.start_kernel(extra_arguments=["--HistoryManager.hist_file=:memory:"], cwd=os.getcwd())

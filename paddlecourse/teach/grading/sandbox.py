@@ -51,7 +51,8 @@ class SandboxMissing(RuntimeError):
 class Limits:
     cell_seconds: int = 15          # per cell (interrupt, then kill)
     trusted_seconds: int = 120      # per cell the grader adds (reading, rebinding, replaying answers): its own budget
-    answer_seconds: int = 30        # a kernel silent this long after a cell was sent has stopped answering
+    answer_seconds: int = 15        # a kernel silent this long after a cell was sent has stopped answering
+                                    # (counted on the kernel's own clock: a healthy one says "busy" at once)
     notebook_seconds: int = 180     # the whole run, enforced from outside
     memory_bytes: int = 6 << 30     # address space; `import paddle` alone maps about 0.8 GB
     processes: int = 256
