@@ -115,10 +115,8 @@ def test_each_lesson_states_both_times_in_both_editions():
     assert all(core < full for full, core in times.values()), times
 
 
-@pytest.mark.xfail(strict=True, reason="fresh readers' walks of the core path alone took 277 min (2026-12-03) and "
-                                       "301 min (2026-12-04, after more sections moved to Deeper); the headers state "
-                                       "300: the course's aim of 240 is not met yet (issue 23); when it is, this "
-                                       "passes and strict xfail fails: remove the mark")
 def test_the_core_path_fits_four_hours():
+    """The headers' core figures are fresh readers' walks of the core path alone (2026-12-04, three readers, after
+    the last sections moved to Deeper; earlier walks took 277 and 301 min): 240 in all."""
     times = {name: _times(read("en", name), "en") for name in NAMES}
     assert sum(core for _, core in times.values()) <= CORE_BUDGET, times
