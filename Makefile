@@ -15,10 +15,11 @@ lab: setup
 	JUPYTER_CONFIG_PATH=$(CURDIR)/deploy/jupyter/learner JUPYTER_PREFER_ENV_PATH=0 $(BIN)/jupyter lab --notebook-dir=lessons --ServerApp.open_browser=$${OPEN_BROWSER:-True} \
 	  --port=$(PORT) --ip=127.0.0.1 $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
-# Two pytest-xdist workers (conftest.py keeps each notebook and test file on one worker, and the
-# many-process tests in two serial lanes: tests/README.md);
+# Three pytest-xdist workers on two cores (conftest.py keeps each notebook and test file on one worker, and
+# the many-process tests in two serial lanes; the third worker runs the single-kernel rooms while the lanes
+# wait on browsers, hubs and sandboxes: tests/README.md);
 # PYTEST_ARGS="-n 0" runs in one process, e.g. with -k for a single test.
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 3
 
 test: setup-test system-parts
 	@start=$$(date +%s); status=0; $(BIN)/python -m pytest $(PYTEST_ARGS) || status=$$?; \

@@ -57,7 +57,9 @@ def pytest_configure(config):
 # other file is a room of its own, spread over the workers around the lanes: one single-threaded kernel
 # each, so two run side by side at nearly twice the speed (nbval of the English lessons: 149 s alone,
 # 83 s on two workers), while many-process rooms side by side only fight for the cores (a run with every
-# file spread over two workers took 33 min; with all of them in one lane, 22 min).
+# file spread over two workers took 33 min; with all of them in one lane, 22 min). A third worker takes the
+# single-kernel rooms from the start: the lanes spend much of their time waiting (a browser drawing, a hub
+# spawning, a silent kernel), and the machine's CPU went from idle half the time to 93 % busy (tests/README.md).
 # The sandbox's own tests (one plain kernel at a time, no nbgrader) and the grading unit tests are rooms of their
 # own: in the grading lane they waited behind the classes for about 100 s of a run.
 LANES = {"tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
