@@ -31,7 +31,8 @@ class's peak the largest sum over all learners at one moment; the machine's the 
 seconds, the hub's (with its proxy), this driver's, and the machine's busy share.
 
 Bounded: every phase has a time-out and the whole class a deadline (--deadline), after which
-unfinished learners are failed with that reason. It removes everything it made: the hub and its
+unfinished learners are failed with that reason; the run also stops when the machine has less
+than --memory-floor MB available (the machine's other work must not meet the OOM killer). It removes everything it made: the hub and its
 proxy, the accounts (prefix --prefix, homes included) and their processes, its groups, the
 temporary folder. Needs root (accounts; a hub that starts servers as them). Writes the report as
 JSON and prints a short table. tests/hub/test_hub_load_smoke.py runs the same code with 3 learners.
@@ -224,12 +225,13 @@ class Learner(threading.Thread):
             raise Failed("pull", f"Lab page of the lesson: HTTP {lab.status_code}")
         path = data["path"].split("lab/tree/", 1)[-1]
         notebook = self.api("GET", f"api/contents/{path}", params={"type": "notebook", "content": 1}).json()
-        return notebook["content"]
+        return notebook["content"], path
 
-    def run_all(self, sources, t0):
+    def run_all(self, sources, path, t0):
         times = self.result["times"]
         kernels_began = time.monotonic()
-        kernel = self.api("POST", "api/kernels", json={"name": KERNEL}).json()
+        # the kernel in the notebook's folder, as Lab starts it: the lesson's relative paths are the same
+        kernel = self.api("POST", "api/kernels", json={"name": KERNEL, "path": path.rsplit("/", 1)[0]}).json()
         self.result["kernel_id"] = kernel["id"]
         url = urljoin(self.user_url.replace("http://", "ws://"), f"api/kernels/{kernel['id']}/channels") + \
             f"?session_id={uuid.uuid4()}"
@@ -315,11 +317,11 @@ class Learner(threading.Thread):
 
             self.result["phase"] = "pull"
             began = time.monotonic()
-            notebook = self.pull()
+            notebook, path = self.pull()
             times["pull"] = time.monotonic() - began
             sources = answered_cells(notebook, self.lesson)
 
-            self.run_all(sources, t0)
+            self.run_all(sources, path, t0)
             self.result.update(ok=True, phase="done")
         except Failed as failure:
             self.result["failure"] = {"phase": failure.phase, "reason": failure.reason}
@@ -335,9 +337,11 @@ class Learner(threading.Thread):
 class Sampler(threading.Thread):
     """Every `interval` s: each learner's RSS and PSS (all their processes), the hub's, the machine's."""
 
-    def __init__(self, uids, hub_pid, interval):
+    def __init__(self, uids, hub_pid, interval, memory_floor=0):
         super().__init__(daemon=True)
         self.uids, self.hub_pid, self.interval = uids, hub_pid, interval
+        self.memory_floor = memory_floor  # bytes: below this much available memory the run stops
+        self.short_of_memory = threading.Event()
         self.peak_rss = {u: 0 for u in uids}
         self.peak_pss = {u: 0 for u in uids}
         self.cpu = {u: {} for u in uids}  # pid -> CPU seconds last seen
@@ -388,7 +392,10 @@ class Sampler(threading.Thread):
         except psutil.Error:
             pass
         self.peak_used = max(self.peak_used, self.used())
-        self.min_available = min(self.min_available, psutil.virtual_memory().available)
+        available = psutil.virtual_memory().available
+        self.min_available = min(self.min_available, available)
+        if available < self.memory_floor:
+            self.short_of_memory.set()
         self.busy.append(psutil.cpu_percent(interval=None))
         self.samples += 1
         self.sample_seconds += time.monotonic() - began
@@ -438,7 +445,7 @@ def course_site(tmp, prefix, names):
 
 
 def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=2400.0, out=None, prefix=PREFIX,
-        interval=1.0, log=print):
+        interval=1.0, memory_floor_mb=1536, log=print):
     """The whole load test; returns the report (and writes it to `out` as JSON)."""
     if os.geteuid() != 0:
         raise PermissionError("the load test makes Unix accounts and starts servers as them: run it as root")
@@ -458,7 +465,7 @@ def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=24
             [sys.executable, "-m", "paddlecourse", "links", "--repo", f"file://{bare}", "--branch", "course",
              "--hub", hub.url, "--names"], capture_output=True, text=True, check=True,
             env=dict(os.environ, PYTHONPATH=str(REPO))).stdout.splitlines() if line.startswith(f"{lesson}.ipynb\t"))
-        sampler = Sampler([hubctl.uid(n) for n in names], None, interval)
+        sampler = Sampler([hubctl.uid(n) for n in names], None, interval, memory_floor_mb * MB)
         hub.start()
         sampler.hub_pid = hub.process.pid
         driver = psutil.Process()
@@ -474,8 +481,13 @@ def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=24
             threads.append(learner)
             learner.start()
         last = class_began
+        stopped = None
         while any(t.is_alive() for t in threads) and time.monotonic() < class_deadline + 30:
             time.sleep(1)
+            if sampler.short_of_memory.is_set():  # the machine's other work must not meet the OOM killer
+                stopped = f"stopped: the machine had less than {memory_floor_mb} MB available"
+                log(stopped)
+                break
             if time.monotonic() - last >= 30:
                 last = time.monotonic()
                 phases = {}
@@ -490,13 +502,15 @@ def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=24
         for t in threads:
             result = dict(t.result)
             if t.is_alive() and "failure" not in result:
-                result["failure"] = {"phase": result["phase"], "reason": f"not done by the deadline ({deadline:.0f} s)"}
+                result["failure"] = {"phase": result["phase"],
+                                     "reason": stopped or f"not done by the deadline ({deadline:.0f} s)"}
             uid = hubctl.uid(t.name_)
             result.update(peak_rss_mb=round(sampler.peak_rss[uid] / MB), peak_pss_mb=round(sampler.peak_pss[uid] / MB),
                           cpu_seconds=round(sum(sampler.cpu[uid].values()), 1))
             result.pop("kernel_id", None)
             results.append(result)
         report.update(summarize(results, sampler, wall, driver_cpu))
+        report["stopped"] = stopped
     finally:
         if sampler:
             sampler.stopping.set()
@@ -504,6 +518,9 @@ def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=24
             hub.stop()
             if report.get("failures") or "ok" not in report:  # what the hub said, for the failures' causes
                 report["hub_log_tail"] = hub.log_text()[-4000:]
+                if out:  # the whole log (the hub's, its proxy's and every learner's server's) beside the report
+                    Path(out).parent.mkdir(parents=True, exist_ok=True)
+                    Path(str(out).removesuffix(".json") + ".hub.log").write_text(hub.log_text())
         hubctl.remove_accounts(names, prefix=prefix)
         shutil.rmtree(tmp, ignore_errors=True)
         report["total_seconds"] = round(time.monotonic() - began)
@@ -586,6 +603,8 @@ def main(argv=None):
     parser.add_argument("--deadline", type=float, default=2400, help="seconds the whole class may take")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between memory samples")
     parser.add_argument("--prefix", default=PREFIX, help="the accounts' and groups' name prefix")
+    parser.add_argument("--memory-floor", type=int, default=1536,
+                        help="MB: stop the run (learners not done fail) when the machine has less available")
     parser.add_argument("--out", help="the JSON report (default benchmarks/results/hub-load-<N>.json)")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
@@ -597,7 +616,7 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, stop)
     report = run(args.learners, args.lesson.removesuffix(".ipynb"), args.ramp, args.deadline, out, args.prefix,
-                 args.interval, log=lambda message: print(message, flush=True))
+                 args.interval, args.memory_floor, log=lambda message: print(message, flush=True))
     print(table(report))
     print(f"wrote {out}")
     return 0 if not report.get("failures") and report.get("ok") == args.learners else 1
