@@ -567,7 +567,31 @@ def summarize(results, sampler, wall, driver_cpu):
             "sampling_seconds": round(sampler.sample_seconds, 1),
             "load_average_after": [round(x, 2) for x in os.getloadavg()],
         },
+        "sizing": sizing(results, sampler, wall),
         "per_learner": results,
+    }
+
+
+def sizing(results, sampler, wall):
+    """What the run says for a server: memory per learner, learners per GB and per core for this lesson.
+
+    Memory: the class's peak PSS (every learner's processes at one moment, shared libraries split)
+    and the machine's peak "used" added by the run (the hub too), each per learner. CPU: a learner's
+    CPU seconds from login to the lesson's end (server start, pull, kernel, lesson); one core does
+    60 / that many learners' starts a minute, and `cores_busy` is what the class kept busy on average.
+    """
+    n = len(results)
+    class_pss = sampler.class_pss / MB / n
+    added = (sampler.peak_used - sampler.baseline_used) / MB / n
+    cpu = statistics.median(r["cpu_seconds"] for r in results) if results else 0
+    learners_cpu = sum(r["cpu_seconds"] for r in results)
+    return {
+        "mb_per_learner_class_pss": round(class_pss),
+        "mb_per_learner_machine": round(added),
+        "learners_per_gb": round(1024 / max(class_pss, added), 2) if n else None,
+        "cpu_seconds_per_learner": round(cpu, 1),
+        "learner_starts_per_core_minute": round(60 / cpu, 1) if cpu else None,
+        "cores_busy_mean": round(learners_cpu / wall, 2) if wall else None,
     }
 
 
@@ -590,6 +614,11 @@ def table(report):
                  f"CPU: per learner median {cpu['per_learner_seconds']['median']} s, all learners "
                  f"{cpu['learners_seconds']} s, hub {cpu['hub_and_proxy_seconds']} s, machine busy "
                  f"{cpu['machine_busy_percent_mean']} % mean"]
+    if report.get("sizing"):
+        size = report["sizing"]
+        rows.append(f"sizing: {size['mb_per_learner_class_pss']} MB PSS / {size['mb_per_learner_machine']} MB of the "
+                    f"machine per learner ({size['learners_per_gb']} learners per GB); {size['cpu_seconds_per_learner']} "
+                    f"CPU s per learner ({size['learner_starts_per_core_minute']} starts per core-minute)")
     for failure in report.get("failures", []):
         rows.append(f"FAILED {failure['learner']} in {failure['phase']}: {failure['reason'][:160]}")
     return "\n".join(rows)

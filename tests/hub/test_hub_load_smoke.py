@@ -69,7 +69,7 @@ def test_every_learner_logged_in_spawned_pulled_and_ran_the_lesson(report):
 def test_the_report_has_every_field(report):
     for key in ("learners", "lesson", "ramp_seconds", "deadline_seconds", "date", "machine", "wall_seconds",
                 "times_seconds", "ok", "failures", "memory_mb", "cpu", "per_learner", "total_seconds",
-                "leftover_accounts", "stopped"):
+                "leftover_accounts", "stopped", "sizing"):
         assert key in report, key
     assert report["learners"] == LEARNERS and report["lesson"] == LESSON and report["stopped"] is None
     assert set(report["machine"]) >= {"cpu_model", "cores", "memory_gib", "platform", "load_average_before"}
