@@ -32,10 +32,11 @@ seconds, the hub's (with its proxy), this driver's, and the machine's busy share
 
 Bounded: every phase has a time-out and the whole class a deadline (--deadline), after which
 unfinished learners are failed with that reason; the run also stops when the machine has less
-than --memory-floor MB available (the machine's other work must not meet the OOM killer). It removes everything it made: the hub and its
-proxy, the accounts (prefix --prefix, homes included) and their processes, its groups, the
-temporary folder. Needs root (accounts; a hub that starts servers as them). Writes the report as
-JSON and prints a short table. tests/hub/test_hub_load_smoke.py runs the same code with 3 learners.
+than --memory-floor MB available (the machine's other work must not meet the OOM killer). It
+removes everything it made: the hub and its proxy, the accounts (prefix --prefix, homes
+included) and their processes, its groups, the temporary folder. Needs root (accounts; a hub
+that starts servers as them). Writes the report as JSON and prints a short table.
+tests/hub/test_hub_load_smoke.py runs the same code with 3 learners.
 """
 import argparse
 import html
@@ -180,8 +181,8 @@ class Learner(threading.Thread):
                 raise Failed("spawn", "the spawn-pending page has no progress stream")
             url = urljoin(self.hub, html.unescape(progress.group(1)))
             ready = False
-            with self.session.get(url, stream=True, timeout=HTTP_TIMEOUT, headers={
-                    "Accept": "text/event-stream", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}) as stream:
+            headers = {"Accept": "text/event-stream", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}
+            with self.session.get(url, stream=True, timeout=HTTP_TIMEOUT, headers=headers) as stream:
                 if stream.status_code != 200:
                     raise Failed("spawn", f"progress stream: HTTP {stream.status_code}")
                 for event in sse_events(stream, deadline, "spawn"):
@@ -219,7 +220,8 @@ class Learner(threading.Thread):
                     outcome = event
                     break
         if not outcome or outcome["phase"] != "finished":
-            raise Failed("pull", f"nbgitpuller: {(outcome or {}).get('message') or (outcome or {}).get('output') or 'no end'}"[:400])
+            said = (outcome or {}).get("message") or (outcome or {}).get("output") or "no end"
+            raise Failed("pull", f"nbgitpuller: {said}"[:400])
         lab = self.page(urljoin(self.user_url, data["path"]))  # where the page redirects: the lesson in Lab
         if lab.status_code != 200:
             raise Failed("pull", f"Lab page of the lesson: HTTP {lab.status_code}")
@@ -410,7 +412,8 @@ def machine():
     model = next((line.split(":", 1)[1].strip() for line in
                   subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
                   if line.startswith("Model name")), platform.processor())
-    return {"cpu_model": model, "cores": psutil.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
+    return {"cpu_model": model, "cores": psutil.cpu_count(),
+            "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),
             "platform": platform.platform(), "load_average_before": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -610,15 +613,17 @@ def table(report):
         rows += [f"memory per learner (MB): RSS median {rss['median']} max {rss['max']}; "
                  f"PSS median {pss['median']} max {pss['max']}",
                  f"class peak (MB): RSS {memory['class_peak_rss']}, PSS {memory['class_peak_pss']}; machine used "
-                 f"+{memory['machine_peak_added']} over {memory['machine_used_before']}; hub+proxy {memory['hub_and_proxy_peak_rss']}",
+                 f"+{memory['machine_peak_added']} over {memory['machine_used_before']}; "
+                 f"hub+proxy {memory['hub_and_proxy_peak_rss']}",
                  f"CPU: per learner median {cpu['per_learner_seconds']['median']} s, all learners "
                  f"{cpu['learners_seconds']} s, hub {cpu['hub_and_proxy_seconds']} s, machine busy "
                  f"{cpu['machine_busy_percent_mean']} % mean"]
     if report.get("sizing"):
         size = report["sizing"]
         rows.append(f"sizing: {size['mb_per_learner_class_pss']} MB PSS / {size['mb_per_learner_machine']} MB of the "
-                    f"machine per learner ({size['learners_per_gb']} learners per GB); {size['cpu_seconds_per_learner']} "
-                    f"CPU s per learner ({size['learner_starts_per_core_minute']} starts per core-minute)")
+                    f"machine per learner ({size['learners_per_gb']} learners per GB); "
+                    f"{size['cpu_seconds_per_learner']} CPU s per learner "
+                    f"({size['learner_starts_per_core_minute']} starts per core-minute)")
     for failure in report.get("failures", []):
         rows.append(f"FAILED {failure['learner']} in {failure['phase']}: {failure['reason'][:160]}")
     return "\n".join(rows)
