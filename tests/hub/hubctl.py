@@ -22,7 +22,18 @@ import psutil
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 PREFIX = "pchub-"  # every account and group the tests make starts with this
-STUDENTS_GROUP, INSTRUCTORS_GROUP = f"{PREFIX}students", f"{PREFIX}instructors"
+
+
+def groups_of(prefix):
+    """The students' and the instructors' groups of the accounts whose names start with `prefix`.
+
+    Each user of this module (the class test, the load test) has a prefix of its own, so one's
+    clean-up cannot remove the other's accounts or groups while both run on the machine.
+    """
+    return f"{prefix}students", f"{prefix}instructors"
+
+
+STUDENTS_GROUP, INSTRUCTORS_GROUP = groups_of(PREFIX)
 
 
 def free_port():
@@ -71,13 +82,13 @@ def stop_processes_of(users, timeout=10):
             pass
 
 
-def remove_accounts(names, groups=True):
-    """Remove test accounts (homes included) and the two test groups; quiet when already gone."""
+def remove_accounts(names, groups=True, prefix=PREFIX):
+    """Remove test accounts (homes included) and the two test groups of `prefix`; quiet when already gone."""
     stop_processes_of(names)
     for name in names:
         if uid(name) is not None:
             run("userdel", "--remove", name, check=False)
-    for group in (STUDENTS_GROUP, INSTRUCTORS_GROUP) if groups else ():
+    for group in groups_of(prefix) if groups else ():
         run("groupdel", group, check=False)
 
 
@@ -87,12 +98,13 @@ def leftover_accounts(prefix=PREFIX):
     return [p.pw_name for p in pwd.getpwall() if p.pw_name.startswith(prefix)]
 
 
-def create_accounts(instructors, students):
+def create_accounts(instructors, students, prefix=PREFIX):
     """Real Unix accounts with random passwords, made by deploy/add-learner.sh as an instructor would."""
-    remove_accounts(leftover_accounts())  # a crashed earlier run
+    remove_accounts(leftover_accounts(prefix), prefix=prefix)  # a crashed earlier run
     passwords = {}
-    env = dict(os.environ, PADDLECOURSE_HUB_STUDENTS_GROUP=STUDENTS_GROUP,
-               PADDLECOURSE_HUB_INSTRUCTORS_GROUP=INSTRUCTORS_GROUP)
+    students_group, instructors_group = groups_of(prefix)
+    env = dict(os.environ, PADDLECOURSE_HUB_STUDENTS_GROUP=students_group,
+               PADDLECOURSE_HUB_INSTRUCTORS_GROUP=instructors_group)
     for names, flag in ((instructors, ["--instructor"]), (students, [])):
         for name in names:
             passwords[name] = secrets.token_urlsafe(12)
@@ -171,8 +183,10 @@ def course_environment(dest):
 class Hub:
     """deploy/jupyterhub_config.py running on 127.0.0.1 with its proxy and idle culler."""
 
-    def __init__(self, state, exchange, prefix, extra_env=None, server_args=(), idle_timeout=3600):
+    def __init__(self, state, exchange, prefix, extra_env=None, server_args=(), idle_timeout=3600,
+                 account_prefix=PREFIX):
         self.state, self.exchange = Path(state), Path(exchange)
+        students_group, instructors_group = groups_of(account_prefix)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.state / "hub.log"
@@ -184,8 +198,8 @@ class Hub:
             PADDLECOURSE_HUB_PROXY_API_PORT=str(free_port()),
             PADDLECOURSE_HUB_STATE=str(self.state),
             PADDLECOURSE_HUB_EXCHANGE=str(self.exchange),
-            PADDLECOURSE_HUB_STUDENTS_GROUP=STUDENTS_GROUP,
-            PADDLECOURSE_HUB_INSTRUCTORS_GROUP=INSTRUCTORS_GROUP,
+            PADDLECOURSE_HUB_STUDENTS_GROUP=students_group,
+            PADDLECOURSE_HUB_INSTRUCTORS_GROUP=instructors_group,
             PADDLECOURSE_HUB_PREFIX=str(prefix),
             PADDLECOURSE_HUB_IDLE_TIMEOUT=str(idle_timeout),
             PADDLECOURSE_HUB_SERVER_ARGS=" ".join(server_args),
