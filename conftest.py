@@ -59,10 +59,13 @@ def pytest_configure(config):
 # 83 s on two workers), while many-process rooms side by side only fight for the cores (a run with every
 # file spread over two workers took 33 min; with all of them in one lane, 22 min). A third worker takes the
 # single-kernel rooms from the start: the lanes spend much of their time waiting (a browser drawing, a hub
-# spawning, a silent kernel), and the machine's CPU went from idle half the time to 93 % busy (tests/README.md).
+# spawning, a silent kernel); with three, /proc/stat showed the two cores 93-94 % busy (tests/README.md).
 # The sandbox's own tests (one plain kernel at a time, no nbgrader) and the grading unit tests are rooms of their
 # own: in the grading lane they waited behind the classes for about 100 s of a run.
-LANES = {"tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
+# The hub load smoke test (a hub, three servers, no browser) balances the lanes from the grading side: in the
+# browser lane it made that lane the run's longest (837 s against 766). First match wins, so it comes first.
+LANES = {"tests/hub/test_hub_load_smoke.py": "grading lane",
+         "tests/browser/": "browser lane", "tests/hub/": "browser lane", "tests/site/": "browser lane",
          "tests/test_nbgrader_e2e.py": "grading lane", "tests/test_grading_l0": "grading lane",
          "tests/test_grading_editions.py": "grading lane",
          "tests/test_lessons_build.py": "grading lane", "tests/test_wheelhouse.py": "grading lane"}
