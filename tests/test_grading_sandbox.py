@@ -172,6 +172,48 @@ else:
     assert started < 64 and error is not None, (started, error)
 
 
+def test_an_honest_kernel_may_hold_hundreds_of_threads():
+    """Paddle's executor keeps about five threads per loaded program it ran (lesson 06's solution ends near
+    200 in one kernel, more on a machine with more cores); the process limit counts threads, and at 256 it
+    killed an honest judge's run in CI."""
+    outputs, stopped, _ = run(["""import json, threading
+threading.stack_size(256 << 10)
+release = threading.Event()
+started = [threading.Thread(target=release.wait, daemon=True) for _ in range(600)]
+for thread in started:
+    thread.start()
+release.set()
+print(json.dumps(len(started)))"""])
+    assert not stopped and last_json(outputs, 0) == 600, (stopped, outputs)
+
+
+def _cgroup_or_skip(made):
+    if made is None:
+        reason = "no memory cgroup can be made here: grade as root on a machine with cgroup v1's memory controller"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    sandbox.remove_cgroup(made)
+
+
+def test_the_whole_sandbox_shares_one_memory_limit():
+    """Four children of 120 MB each, every one under the address-space limit of a process, cannot together
+    take more than the sandbox's memory: the memory cgroup kills some of them (SIGKILL, -9)."""
+    _cgroup_or_skip(sandbox.memory_cgroup(64 << 20))
+    outputs, stopped, _ = run(["""import json, subprocess, sys
+grow = "import time; block = bytearray(120 << 20); time.sleep(4)"
+children = [subprocess.Popen([sys.executable, "-c", grow]) for _ in range(4)]
+print(json.dumps(sorted(child.wait() for child in children)))"""], sandbox_memory_bytes=320 << 20)
+    codes = last_json(outputs, 0)
+    assert not stopped and -9 in codes and 0 in codes, (stopped, codes)
+
+
+def test_a_kernel_that_dies_is_told_apart_by_its_signal():
+    outputs, stopped, _ = run(["print('before')", "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)",
+                               "print('after')"])
+    assert stopped == "the kernel died, killed by SIGSEGV (cell 1)", stopped
+
+
 FORGE = r'''
 import json, os
 forged = json.dumps({"index": 1, "outputs": [{"output_type": "stream", "name": "stdout", "text": "FORGED"}]})

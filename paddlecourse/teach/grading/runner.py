@@ -27,6 +27,7 @@ import ctypes
 import json
 import os
 import queue
+import signal
 import sys
 import time
 
@@ -149,7 +150,7 @@ def run_cell(km, kc, code, timeout, limit, answer_seconds=15, clock=None):
             message = kc.get_iopub_msg(timeout=min(remaining, 1.0))
         except queue.Empty:
             if not km.is_alive():
-                return outputs.items, "the kernel died", ""
+                return outputs.items, f"the kernel died{_how_it_ended(km)}", ""
             continue
         if message.get("parent_header", {}).get("msg_id") != msg_id:
             continue
@@ -169,6 +170,21 @@ def run_cell(km, kc, code, timeout, limit, answer_seconds=15, clock=None):
                          "traceback": content.get("traceback", [])})
         elif kind == "clear_output":
             outputs.items, outputs.size = [], 0
+
+
+def _how_it_ended(km):
+    """", killed by SIGABRT" or ", exit code 1" (what the instructor needs to tell a crash, the memory limit's
+    SIGKILL and a student's exit apart), or "" when the kernel's process cannot be asked."""
+    process = getattr(getattr(km, "provisioner", None), "process", None)
+    code = process.poll() if process is not None else None
+    if code is None:
+        return ""
+    if code < 0:
+        try:
+            return f", killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f", killed by signal {-code}"
+    return f", exit code {code}"
 
 
 def not_dumpable():

@@ -17,6 +17,10 @@ What the code inside sees and may do:
   resource limits: address space, file size, CPU seconds, a wall-clock limit per notebook, and
   processes: a pids cgroup of its own (``pids.max``) where this process may create one (as root),
   else RLIMIT_NPROC (which the kernel enforces only for a non-root user);
+- at most ``Limits.sandbox_memory_bytes`` of memory for all its processes together: a memory cgroup
+  of its own where one may be made (a fork bomb under the process limit cannot take the machine's
+  memory from the submissions graded beside it; past the limit the kernel is killed, and the run
+  needs a look);
 - at most ``Limits.cpu_cores`` of the machine's cores, its children included: a cpu cgroup of its own
   (``cpu.cfs_quota_us``) where one may be made. Without it, a submission whose cells each stay under
   the time limit but keep every core busy with child processes made the submissions graded beside it
@@ -54,8 +58,12 @@ class Limits:
     answer_seconds: int = 15        # a kernel silent this long after a cell was sent has stopped answering
                                     # (counted on the kernel's own clock: a healthy one says "busy" at once)
     notebook_seconds: int = 180     # the whole run, enforced from outside
-    memory_bytes: int = 6 << 30     # address space; `import paddle` alone maps about 0.8 GB
-    processes: int = 256
+    memory_bytes: int = 6 << 30     # address space of each process; `import paddle` alone maps about 0.8 GB
+    sandbox_memory_bytes: int = 6 << 30   # memory of all its processes together (a memory cgroup)
+    # processes and threads together (a pids cgroup counts both): Paddle's executor starts about five threads
+    # for each loaded program it runs and never stops them (more on a machine with more cores), so lesson
+    # 06's solution alone ends near 200 threads in one kernel; 256 killed an honest judge's run in CI
+    processes: int = 2048
     output_bytes: int = 4 << 20     # read back from the sandbox; the rest is dropped
     cell_output_bytes: int = 64 << 10
     file_bytes: int = 256 << 20     # largest file it may write (RLIMIT_FSIZE)
@@ -206,6 +214,18 @@ def cpu_cgroup(cores):
                                "cpu.cfs_quota_us": max(int(cores * CPU_PERIOD_US), 1000)})
 
 
+def memory_cgroup(limit):
+    """A new memory cgroup holding at most ``limit`` bytes (swap included where the machine counts it);
+    None when not allowed."""
+    path = _new_cgroup("memory", {"memory.limit_in_bytes": int(limit)})
+    if path is not None and (path / "memory.memsw.limit_in_bytes").exists():
+        try:
+            (path / "memory.memsw.limit_in_bytes").write_text(str(int(limit)))
+        except OSError:
+            pass   # swap accounting off: memory alone is limited
+    return path
+
+
 def remove_cgroup(path):
     for _ in range(50):
         try:
@@ -251,7 +271,8 @@ def run_python(module, stdin, limits, sandbox=True):
         env.pop("HOME")
         cwd = os.environ.get("TMPDIR", "/tmp")
     start = time.monotonic()
-    cgroups = [c for c in (pids_cgroup(limits.processes), cpu_cgroup(limits.cpu_cores)) if c is not None]
+    cgroups = [c for c in (pids_cgroup(limits.processes), cpu_cgroup(limits.cpu_cores),
+                           memory_cgroup(limits.sandbox_memory_bytes)) if c is not None]
     try:
         return _run(argv, stdin, limits, sandbox, env, cwd, cgroups, start)
     finally:
