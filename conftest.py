@@ -48,6 +48,9 @@ def pytest_collect_file(file_path, parent):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "notebook: a cell of a lesson notebook, run by nbval")
+    from tests.cpu_per_test import register   # PADDLECOURSE_CPU_PER_TEST=1: CPU seconds per test, to test-artifacts/
+
+    register(config)
 
 
 # Two lanes for the tests that run many processes at once: the browser's (Chromium, JupyterLab and its

@@ -1,0 +1,67 @@
+"""CPU seconds per test, every process it started included: ``PADDLECOURSE_CPU_PER_TEST=1 make test``.
+
+Each pytest worker moves itself into a cpuacct cgroup (v1) of its own; the kernels, sandboxes, browsers and
+hubs it starts inherit it, so the cgroup's usage across one test is that test's CPU, whatever the other
+workers ran meanwhile (the wall time of a test says little on a shared, busy machine). One line per test in
+test-artifacts/cpu-per-test-<worker>.tsv: CPU seconds, wall seconds, test id. Off by default; where no cgroup
+can be made (not root, no cpuacct controller), it says so once and records nothing.
+"""
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def _own_cgroup():
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        if "cpuacct" in names.split(","):
+            return Path("/sys/fs/cgroup/cpuacct") / path.lstrip("/")
+    return None
+
+
+class CpuPerTest:
+    def __init__(self, worker):
+        own = _own_cgroup()
+        self.group = own / f"paddlecourse-tests-{worker}-{os.getpid()}" if own else None
+        self.out = ARTIFACTS / f"cpu-per-test-{worker}.tsv"
+        try:
+            self.group.mkdir()
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+        except (OSError, AttributeError) as error:
+            print(f"cpu per test: no cpuacct cgroup here ({error}); nothing recorded")
+            self.group = None
+            return
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.out.write_text("cpu_s\twall_s\ttest\n")
+
+    def usage(self):
+        return int((self.group / "cpuacct.usage").read_text()) / 1e9
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item):
+        if self.group is None:
+            yield
+            return
+        cpu, wall = self.usage(), time.monotonic()
+        yield
+        with self.out.open("a") as handle:
+            handle.write(f"{self.usage() - cpu:.1f}\t{time.monotonic() - wall:.1f}\t{item.nodeid}\n")
+
+
+    def pytest_unconfigure(self):
+        if self.group is not None:   # back to the parent; the group goes once its last child has ended
+            (self.group.parent / "cgroup.procs").write_text(str(os.getpid()))
+            try:
+                self.group.rmdir()
+            except OSError:
+                pass
+
+
+def register(config):
+    if os.environ.get("PADDLECOURSE_CPU_PER_TEST") == "1":
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        config.pluginmanager.register(CpuPerTest(worker), "paddlecourse-cpu-per-test")
