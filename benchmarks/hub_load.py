@@ -25,7 +25,10 @@ Times per learner (each phase from its own start): login, spawn (logged in -> La
 pull (link clicked -> notebook loaded), kernel (POST -> kernel_info_reply), first output and lesson
 done (Run All -> the first output / the last execute_reply). Memory: every process of each
 learner's account (server, kernel, git) is sampled from /proc through psutil, as
-tests/hub/bench_learners.py does; a learner's peak is the largest sum of RSS (and PSS) seen; the
+tests/hub/bench_learners.py does; a learner's peak is the largest sum of RSS (and PSS) seen, and
+the largest footprint: their processes' distinct resident pages, each once (tests/hub/footprint.py:
+what a container holding that learner alone is charged), beside the footprint of one Python that
+imported Paddle, measured in the same run (the unit a learner's budget is stated in); the
 class's peak the largest sum over all learners at one moment; the machine's the largest
 "used" (total - available) less what was used before the hub started. CPU: each learner's CPU
 seconds, the hub's (with its proxy), this driver's, and the machine's busy share.
@@ -67,6 +70,7 @@ import websocket  # websocket-client, which jupyter_server itself requires
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "hub"))
 import hubctl  # noqa: E402
+from footprint import footprint_bytes  # noqa: E402
 
 PREFIX = "pcload-"  # the accounts and groups this makes; not the class test's pchub-
 KERNEL = "paddlecourse"
@@ -346,6 +350,7 @@ class Sampler(threading.Thread):
         self.short_of_memory = threading.Event()
         self.peak_rss = {u: 0 for u in uids}
         self.peak_pss = {u: 0 for u in uids}
+        self.peak_footprint = {u: 0 for u in uids}   # distinct resident pages (tests/hub/footprint.py)
         self.cpu = {u: {} for u in uids}  # pid -> CPU seconds last seen
         self.class_rss = self.class_pss = self.hub_rss = 0
         self.hub_cpu = {}
@@ -364,6 +369,7 @@ class Sampler(threading.Thread):
     def sample(self):
         began = time.monotonic()
         rss, pss = {u: 0 for u in self.uids}, {u: 0 for u in self.uids}
+        pids = {u: [] for u in self.uids}
         for process in psutil.process_iter(["uids"]):
             uid = process.info["uids"].real if process.info["uids"] else None
             if uid not in rss:
@@ -375,10 +381,12 @@ class Sampler(threading.Thread):
                 continue
             rss[uid] += info.rss
             pss[uid] += getattr(info, "pss", info.rss)
+            pids[uid].append(process.pid)
             self.cpu[uid][process.pid] = times.user + times.system
         for uid in self.uids:
             self.peak_rss[uid] = max(self.peak_rss[uid], rss[uid])
             self.peak_pss[uid] = max(self.peak_pss[uid], pss[uid])
+            self.peak_footprint[uid] = max(self.peak_footprint[uid], footprint_bytes(pids[uid]) or 0)
         self.class_rss = max(self.class_rss, sum(rss.values()))
         self.class_pss = max(self.class_pss, sum(pss.values()))
         try:
@@ -509,6 +517,7 @@ def run(learners=20, lesson="04_inside_a_static_program", ramp=60.0, deadline=24
                                      "reason": stopped or f"not done by the deadline ({deadline:.0f} s)"}
             uid = hubctl.uid(t.name_)
             result.update(peak_rss_mb=round(sampler.peak_rss[uid] / MB), peak_pss_mb=round(sampler.peak_pss[uid] / MB),
+                          peak_footprint_mb=round(sampler.peak_footprint[uid] / MB),
                           cpu_seconds=round(sum(sampler.cpu[uid].values()), 1))
             result.pop("kernel_id", None)
             results.append(result)
@@ -550,6 +559,8 @@ def summarize(results, sampler, wall, driver_cpu):
         "memory_mb": {
             "per_learner_peak_rss": percentiles(r["peak_rss_mb"] for r in results),
             "per_learner_peak_pss": percentiles(r["peak_pss_mb"] for r in results),
+            "per_learner_peak_footprint": percentiles(r["peak_footprint_mb"] for r in results),
+            "paddle_alone_footprint": paddle_alone_mb(),
             "class_peak_rss": round(class_rss), "class_peak_pss": round(class_pss),
             "class_peak_pss_per_learner": round(class_pss / n),
             "hub_and_proxy_peak_rss": round(sampler.hub_rss / MB),
@@ -573,6 +584,20 @@ def summarize(results, sampler, wall, driver_cpu):
         "sizing": sizing(results, sampler, wall),
         "per_learner": results,
     }
+
+
+def paddle_alone_mb():
+    """The footprint of one Python that imported Paddle and nothing more, measured now: the floor under
+    every learner (a kernel is at least that), and the unit their budget is stated in, on any machine."""
+    child = subprocess.Popen([sys.executable, "-c", "import paddle, sys; print('ready', flush=True); sys.stdin.read()"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        child.stdout.readline()
+        measured = footprint_bytes([child.pid])
+        return round(measured / MB) if measured else None
+    finally:
+        child.kill()
+        child.wait()
 
 
 def sizing(results, sampler, wall):
@@ -610,8 +635,10 @@ def table(report):
     memory, cpu = report.get("memory_mb"), report.get("cpu")
     if memory:
         rss, pss = memory["per_learner_peak_rss"], memory["per_learner_peak_pss"]
+        own = memory["per_learner_peak_footprint"]
         rows += [f"memory per learner (MB): RSS median {rss['median']} max {rss['max']}; "
-                 f"PSS median {pss['median']} max {pss['max']}",
+                 f"PSS median {pss['median']} max {pss['max']}; footprint (each page once) median {own['median']} "
+                 f"max {own['max']}, against {memory['paddle_alone_footprint']} for Python with Paddle alone",
                  f"class peak (MB): RSS {memory['class_peak_rss']}, PSS {memory['class_peak_pss']}; machine used "
                  f"+{memory['machine_peak_added']} over {memory['machine_used_before']}; "
                  f"hub+proxy {memory['hub_and_proxy_peak_rss']}",
