@@ -79,10 +79,22 @@ def room_of(nodeid):
     return next((lane for prefix, lane in LANES.items() if path.startswith(prefix)), path)
 
 
+# Paddle 3.3.1 itself can crash a kernel that has converted and saved models many times: a SIGSEGV inside
+# jit.save (pir::DenseTensorType::classof, reached from static_api_matmul while tracing), seen once in a loaded run
+# of test_wrong_answers_l06.py after eleven saves in one kernel, and not reproduced on its own. The tests that drive
+# one lesson kernel through many answers start it again once after such a crash (pytest-rerunfailures: only on
+# nbclient's DeadKernelError; the rerun shows as "R" and in the summary); a second crash, or any other
+# failure, fails the test.
+PADDLE_CRASHES = ("tests/test_wrong_answers_", "tests/test_untouched_lessons.py", "tests/test_lesson_runner.py")
+
+
 def pytest_collection_modifyitems(items):
     # the lanes are the longest rooms (tests/README.md): they start first; the sort is stable, so files and
     # a notebook's cells keep their order
     items.sort(key=lambda item: room_of(item.nodeid) not in LANES.values())
+    for item in items:
+        if item.nodeid.startswith(PADDLE_CRASHES):
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=["DeadKernelError"]))
 
 
 @pytest.hookimpl(optionalhook=True)  # only where pytest-xdist runs the suite
