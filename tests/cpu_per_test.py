@@ -53,15 +53,21 @@ class CpuPerTest:
 
 
     def pytest_unconfigure(self):
-        if self.group is not None:   # back to the parent; the group goes once its last child has ended
-            (self.group.parent / "cgroup.procs").write_text(str(os.getpid()))
+        if self.group is None:
+            return
+        (self.group.parent / "cgroup.procs").write_text(str(os.getpid()))   # back to the parent
+        for _ in range(50):   # the group goes once the last process the tests started has ended
             try:
                 self.group.rmdir()
+                return
             except OSError:
-                pass
+                time.sleep(0.1)
 
 
 def register(config):
-    if os.environ.get("PADDLECOURSE_CPU_PER_TEST") == "1":
+    # in each worker, or in the one process of a run without workers; never in xdist's controller, whose group
+    # would hold the workers' (they are its children) and outlive them
+    controller = config.getoption("numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ
+    if os.environ.get("PADDLECOURSE_CPU_PER_TEST") == "1" and not controller:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         config.pluginmanager.register(CpuPerTest(worker), "paddlecourse-cpu-per-test")
