@@ -70,7 +70,7 @@ import websocket  # websocket-client, which jupyter_server itself requires
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "hub"))
 import hubctl  # noqa: E402
-from footprint import footprint_bytes  # noqa: E402
+from footprint import footprint_bytes, paddle_alone_bytes  # noqa: E402
 
 PREFIX = "pcload-"  # the accounts and groups this makes; not the class test's pchub-
 KERNEL = "paddlecourse"
@@ -560,7 +560,7 @@ def summarize(results, sampler, wall, driver_cpu):
             "per_learner_peak_rss": percentiles(r["peak_rss_mb"] for r in results),
             "per_learner_peak_pss": percentiles(r["peak_pss_mb"] for r in results),
             "per_learner_peak_footprint": percentiles(r["peak_footprint_mb"] for r in results),
-            "paddle_alone_footprint": paddle_alone_mb(),
+            "paddle_alone_footprint": _mb(paddle_alone_bytes()),
             "class_peak_rss": round(class_rss), "class_peak_pss": round(class_pss),
             "class_peak_pss_per_learner": round(class_pss / n),
             "hub_and_proxy_peak_rss": round(sampler.hub_rss / MB),
@@ -586,18 +586,8 @@ def summarize(results, sampler, wall, driver_cpu):
     }
 
 
-def paddle_alone_mb():
-    """The footprint of one Python that imported Paddle and nothing more, measured now: the floor under
-    every learner (a kernel is at least that), and the unit their budget is stated in, on any machine."""
-    child = subprocess.Popen([sys.executable, "-c", "import paddle, sys; print('ready', flush=True); sys.stdin.read()"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        child.stdout.readline()
-        measured = footprint_bytes([child.pid])
-        return round(measured / MB) if measured else None
-    finally:
-        child.kill()
-        child.wait()
+def _mb(size):
+    return round(size / MB) if size else None
 
 
 def sizing(results, sampler, wall):

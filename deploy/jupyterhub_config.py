@@ -71,7 +71,7 @@ c.Spawner.http_timeout = 120
 # LocalProcessSpawner does not enforce these: it hands them to the server as MEM_LIMIT and
 # CPU_LIMIT (shown by jupyter-resource-usage where installed). They are the per-learner
 # figures measured for this course (instructors/hub.md); Kubernetes enforces the same ones.
-c.Spawner.mem_limit = env("PADDLECOURSE_HUB_MEM_LIMIT", "1408M")  # deploy/sizing.py
+c.Spawner.mem_limit = env("PADDLECOURSE_HUB_MEM_LIMIT", "896M")  # deploy/sizing.py
 c.Spawner.cpu_limit = float(env("PADDLECOURSE_HUB_CPU_LIMIT", "1"))
 c.Spawner.environment = {
     "GLOG_minloglevel": "2",  # Paddle's C++ log lines, for anything the learner starts

@@ -12,9 +12,12 @@ JupyterHub's published estimate:
 - disk   = all learners x disk per learner + 2 GB
 - concurrent learners: 40-60 % of the class; we take 60 %.
 
-The memory allowed per learner is the heaviest lesson's measured peak plus 25 % headroom
-(a learner who re-runs cells or experiments), rounded up to 128 MB; Kubernetes gets the
-same figure as its limit, and the median lesson's peak as its guarantee. CPU per learner
+The memory allowed per learner is the heaviest lesson's measured peak footprint (each resident
+page of the learner's server, kernel and child processes once: what a container holding that
+learner alone is charged; tests/hub/footprint.py) plus 25 % headroom (a learner who re-runs
+cells or experiments), rounded up to 128 MB; Kubernetes gets the same figure as its limit, and
+the median lesson's peak as its guarantee. Measurements made before the footprint was recorded
+fall back to RSS, which counts Paddle's libraries once per process and so asks for more. CPU per learner
 is the heaviest lesson's CPU seconds spread over one minute (at least a quarter core).
 """
 import json
@@ -37,7 +40,8 @@ def round_up(value, step):
 def per_learner(measured):
     """Memory limit and guarantee (MB), CPU (cores) and disk (MB) for one learner."""
     lessons = measured["lessons"].values()
-    peaks = sorted(lesson["peak_rss_mb"] for lesson in lessons)
+    key = "peak_footprint_mb" if all("peak_footprint_mb" in lesson for lesson in lessons) else "peak_rss_mb"
+    peaks = sorted(lesson[key] for lesson in lessons)
     median = peaks[len(peaks) // 2]
     # A learner who runs a whole lesson within one minute (each lesson runs top to bottom in
     # under a minute on one CPU) uses the heaviest lesson's CPU seconds / 60 cores. Not the
@@ -62,22 +66,33 @@ def class_size(learners, one):
     }
 
 
-def table(measured):
+# each guide's column headings: instructors/hub.md and its Chinese edition
+HEADINGS = {
+    "en": {"classes": "| learners | at once (60 %) | RAM | CPU cores | disk |",
+           "lessons": "| lesson | peak memory per learner: footprint (each page once) | RSS | PSS (shared libraries split) | "
+                      "CPU seconds | run time with {n} at once |"},
+    "zh": {"classes": "| 学员数 | 同时在线（60 %） | 内存 | CPU 核数 | 磁盘 |",
+           "lessons": "| 课程 | 每名学员的峰值内存：独占量（每页只算一次） | RSS | PSS（共享库分摊） | CPU 秒数 | "
+                      "{n} 人同时运行时的用时 |"},
+}
+
+
+def table(measured, language="en"):
     one = per_learner(measured)
-    rows = ["| learners | at once (60 %) | RAM | CPU cores | disk |", "|---|---|---|---|---|"]
+    rows = [HEADINGS[language]["classes"], "|---|---|---|---|---|"]
     for size in (class_size(n, one) for n in CLASSES):
         rows.append(f"| {size['learners']} | {size['concurrent']} | {size['ram_gb']} GB | {size['cpus']} | "
                     f"{size['disk_gb']} GB |")
     return "\n".join(rows)
 
 
-def lesson_table(measured):
-    rows = ["| lesson | peak memory per learner (RSS) | the same as PSS (shared libraries split) | CPU seconds | run time with "
-            f"{measured['learners_at_once']} at once |", "|---|---|---|---|---|"]
+def lesson_table(measured, language="en"):
+    rows = [HEADINGS[language]["lessons"].format(n=measured["learners_at_once"]), "|---|---|---|---|---|---|"]
     for name, lesson in measured["lessons"].items():
         seconds = max(r["seconds"] for r in lesson["learners"])
-        rows.append(f"| {name} | {lesson['peak_rss_mb']} MB | {lesson['peak_pss_mb']} MB | {lesson['cpu_seconds']} | "
-                    f"{seconds:.0f} s |")
+        footprint = f"{lesson['peak_footprint_mb']} MB" if "peak_footprint_mb" in lesson else "-"
+        rows.append(f"| {name} | {footprint} | {lesson['peak_rss_mb']} MB | {lesson['peak_pss_mb']} MB | "
+                    f"{lesson['cpu_seconds']} | {seconds:.0f} s |")
     return "\n".join(rows)
 
 
@@ -95,22 +110,23 @@ def load(path=MEASUREMENTS):
 
 
 GUIDE = HERE.parent / "instructors" / "hub.md"
+GUIDES = {"en": GUIDE, "zh": HERE.parent / "instructors" / "hub.zh.md"}
 
 
-def sections(measured):
+def sections(measured, language="en"):
     """{marker name: generated markdown} for the guide's <!-- sizing:NAME --> ... <!-- /sizing --> blocks."""
-    return {"lessons": lesson_table(measured), "classes": table(measured)}
+    return {"lessons": lesson_table(measured, language), "classes": table(measured, language)}
 
 
 def block(name, text):
     return f"<!-- sizing:{name} -->\n{text}\n<!-- /sizing -->"
 
 
-def write_guide(measured, guide=GUIDE):
+def write_guide(measured, guide=GUIDE, language="en"):
     import re
 
     text = guide.read_text()
-    for name, generated in sections(measured).items():
+    for name, generated in sections(measured, language).items():
         text, count = re.subn(rf"<!-- sizing:{name} -->.*?<!-- /sizing -->", lambda _: block(name, generated), text,
                               flags=re.S)
         if count != 1:
@@ -123,8 +139,9 @@ if __name__ == "__main__":
 
     measured = load()
     if "--write" in sys.argv:
-        write_guide(measured)
-        print(f"tables written into {GUIDE}")
+        for language, guide in GUIDES.items():
+            write_guide(measured, guide, language)
+            print(f"tables written into {guide}")
     print(lesson_table(measured), "\n")
     print(table(measured), "\n")
     print(json.dumps(kubernetes_resources(measured)))

@@ -7,9 +7,11 @@ starts for a learner) and, at the same moment, the lesson top to bottom in the c
 kernel (the solution notebook, so every exercise runs too: the heaviest a learner's run
 can be). A sampler adds up, every 0.25 s, the memory of each account's processes (its Lab
 server and its kernel; not the notebook client, which on a hub is the learner's browser).
-Per learner and lesson it records the peak RSS and PSS (RSS counts shared libraries once
-per process; PSS splits them among the processes that share them) and the CPU seconds the
-server and kernel used. Bounded: each lesson run has a timeout, and everything it starts -
+Per learner and lesson it records the peak RSS, PSS and footprint (RSS counts shared libraries once
+per process; PSS splits them among the processes that share them; the footprint counts each
+resident page of the learner's processes once, what a container holding that learner alone is
+charged: footprint.py) and the CPU seconds the server and kernel used. Sizing (deploy/sizing.py)
+takes the footprint. Bounded: each lesson run has a timeout, and everything it starts -
 accounts, servers, kernels - it removes. Needs root (it makes the accounts).
 
 The figures go to deploy/measurements.json; instructors/hub.md's sizing table and
@@ -32,6 +34,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hubctl  # noqa: E402
+from footprint import footprint_bytes, paddle_alone_bytes  # noqa: E402
 
 REPO = hubctl.REPO
 PREFIX = "pcbench-"
@@ -55,6 +58,7 @@ class Sampler(threading.Thread):
         self.uids, self.interval = uids, interval
         self.peak_rss = {u: 0 for u in uids}
         self.peak_pss = {u: 0 for u in uids}
+        self.peak_footprint = {u: 0 for u in uids}
         self.cpu = {u: {} for u in uids}  # pid -> last seen CPU seconds (server and kernel)
         self.stopping = threading.Event()
 
@@ -62,6 +66,7 @@ class Sampler(threading.Thread):
         while not self.stopping.is_set():
             for uid in self.uids:
                 rss = pss = 0
+                pids = []
                 for process in learner_processes(uid):
                     if is_client(process):
                         continue
@@ -72,10 +77,16 @@ class Sampler(threading.Thread):
                         continue
                     rss += info.rss
                     pss += getattr(info, "pss", info.rss)
+                    pids.append(process.pid)
                     self.cpu[uid][process.pid] = times.user + times.system
                 self.peak_rss[uid] = max(self.peak_rss[uid], rss)
                 self.peak_pss[uid] = max(self.peak_pss[uid], pss)
+                self.peak_footprint[uid] = max(self.peak_footprint[uid], footprint_bytes(pids) or 0)
             self.stopping.wait(self.interval)
+
+
+def _mb(size):
+    return round(size / MB) if size else None
 
 
 def start_lab(user, env_dir, port):
@@ -108,13 +119,18 @@ def run_lesson(user, env_dir, notebook, timeout):
     shutil.copy(notebook, work)
     os.chown(work, hubctl.uid(user), -1)
     began = time.monotonic()
-    result = subprocess.run(
-        ["runuser", "-u", user, "--", "env", f"HOME=/home/{user}", f"USER={user}", f"PYTHONPATH={REPO}",
-         f"LD_LIBRARY_PATH={hubctl.library_path(env_dir)}", "GLOG_minloglevel=2", f"PATH={env_dir / 'bin'}:/usr/bin:/bin",
-         str(python), "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
-         f"--ExecutePreprocessor.timeout={timeout}", "--ExecutePreprocessor.kernel_name=paddlecourse", str(work)],
-        capture_output=True, text=True, timeout=timeout + 60, cwd=f"/home/{user}")
-    return time.monotonic() - began, result.returncode == 0, result.stderr[-800:]
+    try:
+        result = subprocess.run(
+            ["runuser", "-u", user, "--", "env", f"HOME=/home/{user}", f"USER={user}", f"PYTHONPATH={REPO}",
+             f"LD_LIBRARY_PATH={hubctl.library_path(env_dir)}", "GLOG_minloglevel=2",
+             f"PATH={env_dir / 'bin'}:/usr/bin:/bin", str(python), "-m", "jupyter", "nbconvert", "--to", "notebook",
+             "--execute", "--inplace", f"--ExecutePreprocessor.timeout={timeout}",
+             "--ExecutePreprocessor.kernel_name=paddlecourse", str(work)],
+            capture_output=True, text=True, timeout=timeout + 60, cwd=f"/home/{user}")
+    except subprocess.TimeoutExpired as stuck:   # a learner's failure, with what the run printed: not the benchmark's
+        printed = stuck.stderr.decode("utf-8", "replace") if isinstance(stuck.stderr, bytes) else (stuck.stderr or "")
+        return time.monotonic() - began, False, f"no end after {timeout + 60} s; it printed: {printed[-1500:]}"
+    return time.monotonic() - began, result.returncode == 0, result.stderr[-1500:]
 
 
 def measure(learners, lessons, timeout):
@@ -162,21 +178,25 @@ def measure(learners, lessons, timeout):
                 cpu = sum(t - cpu_before[uid].get(pid, 0.0) for pid, t in sampler.cpu[uid].items())
                 per_learner.append({"learner": user, "ok": ok, "seconds": round(seconds, 1),
                                     "peak_rss_mb": round(sampler.peak_rss[uid] / MB),
-                                    "peak_pss_mb": round(sampler.peak_pss[uid] / MB), "cpu_seconds": round(cpu, 1),
+                                    "peak_pss_mb": round(sampler.peak_pss[uid] / MB),
+                                    "peak_footprint_mb": round(sampler.peak_footprint[uid] / MB), "cpu_seconds": round(cpu, 1),
                                     **({} if ok else {"log": log})})
             results[notebook.stem] = {
                 "wall_seconds": round(wall, 1),
                 "peak_rss_mb": max(r["peak_rss_mb"] for r in per_learner),
                 "peak_pss_mb": max(r["peak_pss_mb"] for r in per_learner),
+                "peak_footprint_mb": max(r["peak_footprint_mb"] for r in per_learner),
                 "cpu_seconds": max(r["cpu_seconds"] for r in per_learner),
                 "median_peak_rss_mb": round(statistics.median(r["peak_rss_mb"] for r in per_learner)),
                 "learners": per_learner,
             }
             print(f"{notebook.stem}: peak RSS {results[notebook.stem]['peak_rss_mb']} MB, "
-                  f"PSS {results[notebook.stem]['peak_pss_mb']} MB, CPU {results[notebook.stem]['cpu_seconds']} s, "
+                  f"PSS {results[notebook.stem]['peak_pss_mb']} MB, footprint "
+                  f"{results[notebook.stem]['peak_footprint_mb']} MB, CPU {results[notebook.stem]['cpu_seconds']} s, "
                   f"{wall:.0f} s wall, ok={[r['ok'] for r in per_learner]}", flush=True)
         homes = [int(hubctl.run("du", "-sm", f"/home/{u}").stdout.split()[0]) for u in users]
-        return {"idle_server_rss_mb": round(max(idle.values()) / MB), "home_mb": max(homes), "lessons": results}
+        return {"idle_server_rss_mb": round(max(idle.values()) / MB), "home_mb": max(homes),
+                "paddle_alone_footprint_mb": _mb(paddle_alone_bytes()), "lessons": results}
     finally:
         for server in servers:
             server.terminate()
@@ -200,9 +220,9 @@ def main(argv=None):
     measured = measure(args.learners, lessons, args.timeout)
     measured.update({
         "learners_at_once": args.learners,
-        "what": "per learner: JupyterLab server + course kernel running the whole solution notebook",
+        "what": "per learner: JupyterLab server + course kernel running the whole solution notebook + the Pythons it starts",
         "machine": f"{psutil.cpu_count()} cores, {round(psutil.virtual_memory().total / 2**30)} GiB, "
-                   f"{platform.platform()}; shared with other jobs while measured",
+                   f"{platform.platform()}; load average {os.getloadavg()[0]:.1f} when it ended",
         "total_seconds": round(time.monotonic() - began),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
     })

@@ -8,6 +8,8 @@ is charged each page its processes touch once: that is this footprint, counted f
 numbers in /proc/<pid>/pagemap (readable by root only; elsewhere it is None).
 """
 import os
+import subprocess
+import sys
 
 import numpy as np
 
@@ -43,3 +45,16 @@ def footprint_bytes(pids):
     if every.size and not every.any():
         return None     # page numbers read as zero: not root
     return int(np.unique(every).size) * PAGE
+
+
+def paddle_alone_bytes():
+    """The footprint of one Python that imported Paddle and nothing more, measured now: the floor under every
+    learner (a kernel is at least that), and the unit a learner's budget is stated in, on any machine."""
+    child = subprocess.Popen([sys.executable, "-c", "import paddle, sys; print('ready', flush=True); sys.stdin.read()"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        child.stdout.readline()
+        return footprint_bytes([child.pid])
+    finally:
+        child.kill()
+        child.wait()

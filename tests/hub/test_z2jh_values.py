@@ -93,9 +93,10 @@ def test_the_image_has_what_the_hub_needs():
 
 
 def test_the_guides_sizing_tables_are_the_measured_ones():
-    guide = (ROOT / "instructors" / "hub.md").read_text()
-    for name, generated in sizing.sections(sizing.load()).items():
-        assert sizing.block(name, generated) in guide, f"run `python deploy/sizing.py --write` ({name} table)"
+    for language, path in sizing.GUIDES.items():
+        guide = path.read_text()
+        for name, generated in sizing.sections(sizing.load(), language).items():
+            assert sizing.block(name, generated) in guide, f"run `python deploy/sizing.py --write` ({path.name}: {name})"
 
 
 def test_the_tljh_rule():
