@@ -70,7 +70,7 @@ import websocket  # websocket-client, which jupyter_server itself requires
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "hub"))
 import hubctl  # noqa: E402
-from footprint import footprint_bytes, paddle_alone_bytes  # noqa: E402
+from footprint import footprint_bytes, paddle_alone_bytes, rss_pss_cpu  # noqa: E402
 
 PREFIX = "pcload-"  # the accounts and groups this makes; not the class test's pchub-
 KERNEL = "paddlecourse"
@@ -374,15 +374,13 @@ class Sampler(threading.Thread):
             uid = process.info["uids"].real if process.info["uids"] else None
             if uid not in rss:
                 continue
-            try:
-                info = process.memory_full_info()
-                times = process.cpu_times()
-            except (psutil.NoSuchProcess, psutil.AccessDenied):
+            measured = rss_pss_cpu(process)
+            if measured is None:
                 continue
-            rss[uid] += info.rss
-            pss[uid] += getattr(info, "pss", info.rss)
+            rss[uid] += measured[0]
+            pss[uid] += measured[1]
             pids[uid].append(process.pid)
-            self.cpu[uid][process.pid] = times.user + times.system
+            self.cpu[uid][process.pid] = measured[2]
         for uid in self.uids:
             self.peak_rss[uid] = max(self.peak_rss[uid], rss[uid])
             self.peak_pss[uid] = max(self.peak_pss[uid], pss[uid])

@@ -34,7 +34,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hubctl  # noqa: E402
-from footprint import footprint_bytes, paddle_alone_bytes  # noqa: E402
+from footprint import footprint_bytes, paddle_alone_bytes, rss_pss_cpu  # noqa: E402
 
 REPO = hubctl.REPO
 PREFIX = "pcbench-"
@@ -70,15 +70,13 @@ class Sampler(threading.Thread):
                 for process in learner_processes(uid):
                     if is_client(process):
                         continue
-                    try:
-                        info = process.memory_full_info()
-                        times = process.cpu_times()
-                    except (psutil.NoSuchProcess, psutil.AccessDenied):
+                    measured = rss_pss_cpu(process)
+                    if measured is None:
                         continue
-                    rss += info.rss
-                    pss += getattr(info, "pss", info.rss)
+                    rss += measured[0]
+                    pss += measured[1]
                     pids.append(process.pid)
-                    self.cpu[uid][process.pid] = times.user + times.system
+                    self.cpu[uid][process.pid] = measured[2]
                 self.peak_rss[uid] = max(self.peak_rss[uid], rss)
                 self.peak_pss[uid] = max(self.peak_pss[uid], pss)
                 self.peak_footprint[uid] = max(self.peak_footprint[uid], footprint_bytes(pids) or 0)

@@ -5,7 +5,8 @@ starts both map Paddle's 200-odd MB of libraries, so their RSS adds those pages 
 holds them once. PSS divides a shared page among every process on the machine that maps it, so one learner's
 PSS falls as more learners share the libraries. A learner alone in a container (Binder, a Kubernetes pod)
 is charged each page its processes touch once: that is this footprint, counted from the physical page
-numbers in /proc/<pid>/pagemap (readable by root only; elsewhere it is None).
+numbers in /proc/<pid>/pagemap (readable by root only; elsewhere it is None). The samplers of
+benchmarks/hub_load.py and bench_learners.py read RSS, PSS and CPU of each process here too.
 """
 import os
 import subprocess
@@ -58,3 +59,14 @@ def paddle_alone_bytes():
     finally:
         child.kill()
         child.wait()
+
+
+def rss_pss_cpu(process):
+    """(RSS bytes, PSS bytes, CPU seconds) of one psutil.Process, or None when it ended or may not be read."""
+    import psutil
+
+    try:
+        info, times = process.memory_full_info(), process.cpu_times()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return None
+    return info.rss, getattr(info, "pss", info.rss), times.user + times.system
