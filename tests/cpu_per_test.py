@@ -12,29 +12,34 @@ from pathlib import Path
 
 import pytest
 
+from paddlecourse.teach.grading.sandbox import _own_cgroup   # where this process sits in a controller's tree
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-
-
-def _own_cgroup():
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, names, path = line.split(":", 2)
-        if "cpuacct" in names.split(","):
-            return Path("/sys/fs/cgroup/cpuacct") / path.lstrip("/")
-    return None
 
 
 class CpuPerTest:
     def __init__(self, worker):
-        own = _own_cgroup()
-        self.group = own / f"paddlecourse-tests-{worker}-{os.getpid()}" if own else None
+        own = _own_cgroup("cpuacct")
+        self.group = None
         self.out = ARTIFACTS / f"cpu-per-test-{worker}.tsv"
-        try:
-            self.group.mkdir()
-            (self.group / "cgroup.procs").write_text(str(os.getpid()))
-        except (OSError, AttributeError) as error:
-            print(f"cpu per test: no cpuacct cgroup here ({error}); nothing recorded")
-            self.group = None
+        if own is None:
+            print("cpu per test: no cpuacct controller here; nothing recorded")
             return
+        parent = Path("/sys/fs/cgroup/cpuacct") / own.lstrip("/")
+        for stale in parent.glob("paddlecourse-tests-*"):   # an earlier run's, left when its worker was stopped
+            if not Path("/proc", stale.name.rpartition("-")[2]).exists():   # its worker is gone (not a sibling's)
+                try:
+                    stale.rmdir()
+                except OSError:
+                    pass
+        group = parent / f"paddlecourse-tests-{worker}-{os.getpid()}"
+        try:
+            group.mkdir()
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+        except OSError as error:
+            print(f"cpu per test: no cpuacct cgroup here ({error}); nothing recorded")
+            return
+        self.group = group
         ARTIFACTS.mkdir(exist_ok=True)
         self.out.write_text("cpu_s\twall_s\ttest\n")
 
@@ -50,7 +55,6 @@ class CpuPerTest:
         yield
         with self.out.open("a") as handle:
             handle.write(f"{self.usage() - cpu:.1f}\t{time.monotonic() - wall:.1f}\t{item.nodeid}\n")
-
 
     def pytest_unconfigure(self):
         if self.group is None:
