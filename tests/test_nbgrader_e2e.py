@@ -57,6 +57,8 @@ def test_every_submission_gets_exactly_the_points_it_earned(graded_class):
     got = {g.student: g.score for g in report.grades}
     assert got == {student: float(score) for student, score in expected.items()}, str(report)
     assert all(g.max_score == l00.MAX_SCORE for g in report.grades if not g.failed)
+    # the honest copies answer alike: their judge's runs are shared, and still every score above is exact
+    assert report.judge_runs_shared >= 1, str(report)
 
 
 def test_stopped_and_unreadable_submissions_are_listed_with_the_reason(graded_class):

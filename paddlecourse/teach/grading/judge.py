@@ -52,6 +52,7 @@ from nbformat.v4 import new_markdown_cell
 from . import effects, sandbox
 from .cells import grader, is_answer, is_locked, is_test, literal_calls, name_uses, neutral_hidden, without_hidden_tests
 from .feedback import failing_line, hidden_line_numbers
+from .judge_runs import JudgeRuns
 from .plans import (MAX_RECORDS, RECORDS_FILE, answer_run_cells, checked_records, judge_cells,
                    last_uses, plan_for)
 from .runs import report_of, run_cells
@@ -71,6 +72,7 @@ class Judgement:
     seconds: float = 0.0
     student_seconds: float = 0.0
     judge_seconds: float = 0.0
+    judge_reused: bool = False   # the judge's run of the same answers, made for another submission
     sandboxed: bool = True
 
     def to_json(self):
@@ -138,8 +140,12 @@ def _verdict_outputs(outputs, source):
     return kept, failed
 
 
-def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, kernel="paddlecourse"):
-    """Judge one submitted notebook against the instructor's source notebook; returns a Judgement."""
+def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, kernel="paddlecourse",
+                   judge_runs=None):
+    """Judge one submitted notebook against the instructor's source notebook; returns a Judgement.
+
+    ``judge_runs`` (a JudgeRuns, shared by a class) hands over a finished judge's run of the very same
+    input instead of starting another."""
     limits = limits or sandbox.Limits()
     start = time.monotonic()
     name = Path(source_path).name
@@ -243,9 +249,11 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
 
     last_use = last_uses(source, plan)
     cells_of_judge, test_index = judge_cells(source, reports, plan, last_use)
-    judged, judge_stopped, judge_run = run_cells(cells_of_judge, limits, use_sandbox, kernel,
-                                                 files={RECORDS_FILE: json.dumps(records)} if plan.effects else None)
-    judgement.judge_seconds += judge_run.seconds
+    files = {RECORDS_FILE: json.dumps(records)} if plan.effects else None
+    judged, judge_stopped, judge_run, judgement.judge_reused = (judge_runs or JudgeRuns()).run(
+        run_cells, cells_of_judge, limits, use_sandbox, kernel, files=files)
+    if not judgement.judge_reused:
+        judgement.judge_seconds += judge_run.seconds
     if judge_stopped:
         judgement.needs_look.append(f"the judge's run did not finish ({judge_stopped}); unfinished tests score 0")
     if _look_at_failed_steps(judgement, judge_run, "the judge's run"):

@@ -19,6 +19,7 @@ from . import sandbox
 from .course import COURSE_ID, Run, nbgrader, submitted_students
 from .integrity import record, verify
 from .judge import Judgement, judge_notebook
+from .judge_runs import JudgeRuns
 
 
 @dataclass
@@ -56,6 +57,7 @@ class ClassReport:
     run: Run
     jobs: int = 1
     sandboxed: bool = True
+    judge_runs_shared: int = 0   # submissions whose judge's run was another's with the same answers
 
     def __str__(self):
         width = max([len(g.student) for g in self.grades] + [7])
@@ -68,6 +70,8 @@ class ClassReport:
             f"at a time ({self.seconds / max(len(self.grades), 1):.1f} s each, including nbgrader's start-up); "
             + ("every submission ran in the sandbox" if self.sandboxed
                else "WITHOUT the sandbox (--no-sandbox): " + sandbox.RISK)
+            + (f"; {self.judge_runs_shared} gave the same answers as an earlier one and shared its judge's run"
+               if self.judge_runs_shared else "")
         )
         look = [g.student for g in self.grades if g.needs_look]
         if look:
@@ -104,14 +108,15 @@ def default_jobs():
     return max(os.cpu_count() or 1, 1)
 
 
-def judge_student(course_dir, assignment, student, limits=None, use_sandbox=True):
+def judge_student(course_dir, assignment, student, limits=None, use_sandbox=True, judge_runs=None):
     """Every notebook of one student's submission, judged: [Judgement]."""
     course_dir = Path(course_dir)
     judgements = []
     for source in sorted((course_dir / "source" / assignment).glob("*.ipynb")):
         submitted = course_dir / "submitted" / student / assignment / source.name
         try:
-            judgements.append(judge_notebook(submitted, source, limits=limits, use_sandbox=use_sandbox))
+            judgements.append(judge_notebook(submitted, source, limits=limits, use_sandbox=use_sandbox,
+                                              judge_runs=judge_runs))
         except Exception as error:  # noqa: BLE001 - one submission must never stop the class's grading
             reason = f"grading this notebook failed ({type(error).__name__}: {str(error)[:200]})"
             judgements.append(Judgement(notebook=source.name, unreadable=reason, needs_look=[reason]))
@@ -135,9 +140,10 @@ def grade_class(course_dir, assignment, echo=False, timeout=None, jobs=None, san
     start = time.monotonic()
     private = Path(tempfile.mkdtemp(prefix="paddlecourse-judgements-"))
     try:
+        judge_runs = JudgeRuns()   # students who answered alike share one judge's run
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             judged = dict(zip(students, pool.map(
-                lambda s: judge_student(course_dir, assignment, s, limits, sandboxed), students)))
+                lambda s: judge_student(course_dir, assignment, s, limits, sandboxed, judge_runs), students)))
         for student, judgements in judged.items():
             (private / student).mkdir()
             for judgement in judgements:
@@ -169,4 +175,4 @@ def grade_class(course_dir, assignment, echo=False, timeout=None, jobs=None, san
         grades.append(Grade(student, score, max_score, sum(j.seconds for j in judgements), status, notes))
     if not run.ok and not any(g.failed for g in grades):
         raise RuntimeError(f"nbgrader autograde failed:\n{run.log[-4000:]}")
-    return ClassReport(assignment, grades, time.monotonic() - start, run, jobs, sandboxed)
+    return ClassReport(assignment, grades, time.monotonic() - start, run, jobs, sandboxed, judge_runs.reused)
