@@ -78,6 +78,7 @@ def test_nothing_outside_the_sandbox_changed(graded):
     assert grading.differences(course) == []
     time.sleep(10)
     assert not canary.exists() and not Path(str(canary) + ".late").exists()
+    assert not (course / "exchange" / grading.COURSE_ID / "feedback" / "planted.html").exists()
     assert live_processes(DETACHED_MARKER) == []
 
 

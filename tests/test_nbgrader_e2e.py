@@ -1,13 +1,14 @@
 """End to end with real nbgrader and the sandbox on: create a course, release lesson 00, students
 submit (correct, another form, blank, wrong, infinite loop, a loop that swallows the interrupt,
 a deleted test cell, an edited locked cell, faked check functions, SystemExit, a kernel that
-exits, catch-up asked to fill every answer; and, from issue 13, hooks and lying objects, a forged
-report, a submission reaching for the course directory, another student, the exchange and the
-network, an honest but noisy one with copy-pasted cells, an output flood and an unreadable file),
-the class is graded in ONE command with --jobs 2, grades are exported and feedback generated -
-and no feedback shows a hidden test, nothing outside a sandbox changes.
+exits, catch-up asked to fill every answer, an honest but noisy one with copy-pasted cells, an
+output flood and an unreadable file), the class is graded in ONE command with --jobs 2, grades are
+exported and feedback generated - and no feedback shows a hidden test, nothing outside a sandbox changes.
 
-Takes about 2.5 minutes alone and 5 in the suite (two sandboxed runs per submission, two at a time);
+The attacks of issue 13 (hooks and lying objects, a forged report, reaching for the course directory,
+another student, the exchange and the network) are lesson 02's class (test_grading_l02.py): here they
+repeated the same attacks.py on a second lesson, for a minute of the grading lane.
+Takes about 2 minutes alone (two sandboxed runs per submission, two at a time);
 the cheating submissions of every lesson are test_cheating_submissions.py.
 Per-submission times go to test-artifacts/nbgrader-grading-times.txt.
 """
@@ -20,7 +21,7 @@ import pytest
 from paddlecourse.teach import grading as instructor
 
 sys.path.insert(0, str(Path(__file__).parent))
-from grading_class import ARTIFACTS, JOBS, digests, hand_in, live_processes, released, sandbox_or_skip  # noqa: E402
+from grading_class import ARTIFACTS, JOBS, digests, hand_in, released, sandbox_or_skip  # noqa: E402
 from submissions import l00  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,8 +36,7 @@ def graded_class(tmp_path_factory):
     sandbox_or_skip()
     base = tmp_path_factory.mktemp("nbgrader")
     course, student_copy = released(base, ASSIGNMENT, NOTEBOOK)
-    canary = base / "canary"
-    hostile, hostile_expected = l00.hostile(course, course / "exchange", canary)
+    hostile, hostile_expected = l00.hostile()
     submissions = {**l00.SUBMISSIONS, **hostile}
     expected = {**l00.EXPECTED, **hostile_expected}
     hand_in(base, course, ASSIGNMENT, NOTEBOOK, student_copy, submissions)
@@ -49,7 +49,7 @@ def graded_class(tmp_path_factory):
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "nbgrader-grading-times.txt").write_text(str(report) + "\n", encoding="utf-8")
     print(report)
-    return course, report, expected, {"before": before, "after": after, "canary": canary}
+    return course, report, expected, {"before": before, "after": after}
 
 
 def test_every_submission_gets_exactly_the_points_it_earned(graded_class):
@@ -86,13 +86,6 @@ def test_no_submission_touches_the_course_or_other_students(graded_class):
     changed = [p for p, digest in guards["after"].items() if guards["before"].get(p) != digest]
     assert not changed, changed
     assert instructor.differences(course) == []  # config, source/ and manual scores as recorded
-    assert not guards["canary"].exists()
-    assert not (course / "exchange" / instructor.COURSE_ID / "feedback" / "planted.html").exists()
-    import time
-    time.sleep(10)  # the detached child would write 8 s after it started
-    assert not Path(str(guards["canary"]) + ".late").exists()
-    from submissions.attacks import DETACHED_MARKER
-    assert live_processes(DETACHED_MARKER) == []
 
 
 def test_the_recorded_notebooks_stay_small(graded_class):

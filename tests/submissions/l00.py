@@ -153,32 +153,14 @@ FAILS = set()
 NEEDS_LOOK = {"swallows_interrupt", "kernel_exit"}
 
 
-def hostile(course, exchange, canary):
-    """More submissions, built with the real paths of the course (attackers know them)."""
+def hostile():
+    """More submissions, each a way an honest or careless class member differs from the plain ones. The attacks
+    (hooks and lying objects, a forged report, reaching for the course, other students, the exchange and the
+    network) are lesson 02's class (submissions/l02.py, the same attacks.py), not repeated here."""
     from . import attacks
 
-    def wrong_after(prefix):
-        answers = dict(WRONG)
-        answers["l00-ex1-answer"] = prefix + "\n" + WRONG["l00-ex1-answer"]
-        return answers
-
-    hooks = wrong_after("\n".join([attacks.HOOKS, attacks.PATCHES, attacks.LIAR_CLASSES,
-                                   'downloaded = ["x-1.0-cp311-cp311-linux_x86_64.whl"]  # a lesson global, redefined']))
-    hooks["l00-ex3-answer"] = "fits_the_server = _SetOfEverything()"
-    hooks["l00-ex2-answer"] = "one_off_install = _EqualsEverything(1.0)"
     right_noisy = {k: attacks.HONEST_NOISE + "\n" + v for k, v in RIGHT.items()}
     specs = {
-        # hooks, patched numpy/paddle/builtins/checks, lying objects, a redefined lesson global,
-        # and skip-execution / raises-exception tags on every test cell
-        "hooks_and_liars": {"answers": hooks, "tags": {f"l00-ex{k}": ["skip-execution", "raises-exception"]
-                                                       for k in range(1, 5)}},
-        # the course directory, other students, the exchange, catch-up, the network, a detached child
-        "reaches_out": {"answers": {**wrong_after(attacks.reach(course, exchange, "correct", canary)),
-                                    "l00-ex4-answer": WRONG["l00-ex4-answer"] + "\n" + attacks.BUILTINS}},
-        # claims right answers in a forged report line, with wrong types and a name that is code
-        "forged_report": {"answers": wrong_after(attacks.forged_report({
-            "a": {"value": {"t": "evil", "v": "__import__('os').system('touch /tmp/pwned')"}},
-            "b); import os #": {"value": {"t": "int", "v": "1"}}}))},
         # honest, but noisy on stderr, with a copy-pasted answer (first copy wrong), a copy-pasted
         # test cell and scratch cells: full marks, and notes in the feedback
         "honest_noise_and_copies": {"answers": right_noisy,
@@ -189,6 +171,5 @@ def hostile(course, exchange, canary):
         # not a notebook at all
         "unreadable": {"raw": b"\x89PNG\r\n\x1a\n not a notebook"},
     }
-    expected = {"hooks_and_liars": 0, "reaches_out": 0, "forged_report": 0, "honest_noise_and_copies": 6,
-                "floods_output": 6, "unreadable": 0}
+    expected = {"honest_noise_and_copies": 6, "floods_output": 6, "unreadable": 0}
     return specs, expected

@@ -99,7 +99,8 @@ def hostile(course, exchange, canary):
         "correct": {"answers": RIGHT},
         "other_form": {"answers": OTHER_FORM},
         "wrong": {"answers": WRONG},
-        "hooks_and_liars": {"answers": hooks, "tags": {f"l02-ex{k}": ["skip-execution"] for k in range(1, 5)}},
+        "hooks_and_liars": {"answers": hooks, "tags": {f"l02-ex{k}": ["skip-execution", "raises-exception"]
+                                                                   for k in range(1, 5)}},
         "reaches_out": {"answers": reach},
         "forged_report": {"answers": forged},
         # every print after the first answer goes nowhere: the grader's reports too
