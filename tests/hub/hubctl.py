@@ -128,8 +128,11 @@ def copy_interpreter(dest):
     (dest / "lib").mkdir()
     for library in (base / "lib").glob("libpython*.so*"):
         shutil.copy2(library, dest / "lib" / library.name, follow_symlinks=True)
+    # with its __pycache__ (copy2 keeps the sources' times, so the bytecode stays valid): the accounts
+    # that run it cannot write there, and without it every process they start compiled each module
+    # of the standard library it imported again (about a second of CPU for a Lab server or nbgrader)
     shutil.copytree(base / "lib" / version, dest / "lib" / version, symlinks=True,
-                    ignore=shutil.ignore_patterns("site-packages", "test", "__pycache__", "idlelib", "tkinter"))
+                    ignore=shutil.ignore_patterns("site-packages", "test", "idlelib", "tkinter"))
     (dest / "lib" / version / "site-packages").mkdir()
     return dest / "bin" / version
 

@@ -235,12 +235,13 @@ def class_run(site, browser):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
         page = pages[student] = context.new_page()
         log_in(page, hub, student, passwords[student])
-        wait_for_lab(page, student)
-        seen["formgrader"][student] = has_command(page, "nbgrader:open-formgrader")
+        # logged in and their server up; the link is followed at once, without drawing Lab twice
+        page.wait_for_url(re.compile(rf"/user/{student}/lab"), timeout=SPAWN_TIMEOUT)
         # the lesson through its nbgitpuller link: cloned into ~/paddlecourse, opened in Lab
         page.goto(link)
         page.wait_for_url(re.compile(rf"/user/{student}/lab/tree/paddlecourse/lessons/{LESSON}"), timeout=120_000)
         wait_for_notebook(page)
+        seen["formgrader"][student] = has_command(page, "nbgrader:open-formgrader")
         if student == STUDENTS[0]:   # one run of the lesson proves the pulled copy works in the course kernel;
             run_all_cells(page)      # three cost a minute more and prove nothing the grading below does not
             seen["lesson"][student] = (error_outputs(page), "\n".join(cell_outputs_text(page)))
@@ -255,13 +256,17 @@ def class_run(site, browser):
         released.get_by_role("button", name="Fetch").click()
         fetched = page.locator("#fetched_assignments_list")
         fetched.get_by_role("button", name="Submit").wait_for(timeout=60_000)
-        page.goto(f"{hub.url}/user/{student}/lab/tree/l00/{LESSON}?reset")
+        # opened in the running Lab, as a learner double-clicks it (a fresh page load of Lab costs its
+        # browser about 5 s of CPU, and the lesson's tab may stay open beside it)
+        page.evaluate("async p => { await window.jupyterapp.commands.execute('docmanager:open', {path: p}); }",
+                      f"l00/{LESSON}")
+        page.wait_for_function("p => [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && "
+                               "w.content?.model)?.context.path === p", arg=f"l00/{LESSON}", timeout=60_000)
         wait_for_notebook(page)
+        # the answers are run where they are judged, by `course grade` below, in the same course environment
+        # (a second Run All here cost the browser lane about 25 s and proved what the scores prove)
         saved = page.evaluate(FILL_AND_SAVE, ANSWERS[student])
         assert saved == f"l00/{LESSON}"
-        if student == STUDENTS[0]:  # the right answers pass their checks in the course kernel
-            run_all_cells(page)
-            seen["answered_run_errors"] = error_outputs(page)
         open_assignment_list(page)
         page.locator("#fetched_assignments_list").get_by_role("button", name="Submit").click()
         page.locator("#submitted_assignments_list").get_by_text("l00").first.wait_for(timeout=60_000)
@@ -337,7 +342,6 @@ def test_each_student_opened_lesson_00_from_its_nbgitpuller_link_and_the_first_r
         assert "All five checks passed." in text, student
         # Run All stops at the first exercise, still blank in the student copy: that is its only error
         assert len(errors) == 1 and "NotImplementedError" in errors[0], (student, errors)
-    assert class_run["answered_run_errors"] == [], "the right answers failed their checks in the course kernel"
 
 
 def test_formgrader_is_the_instructors_only(class_run):
