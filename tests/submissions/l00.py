@@ -97,8 +97,11 @@ SUBMISSIONS = {
     "other_form": {"answers": OTHER_FORM},
     "blank": {"answers": {}},
     "wrong": {"answers": WRONG},
-    # interrupted after the per-cell timeout; the rest of the notebook is still graded
-    "infinite_loop": {"answers": _with(RIGHT, ex1="while True:\n    pass")},
+    # ex1 interrupted after the per-cell timeout, the rest of the notebook still graded; and ex4 raises
+    # SystemExit, which IPython catches: that exercise scores 0, the others count (one submission for both:
+    # each costs two sandboxed runs of the lesson)
+    "infinite_loop_and_system_exit": {"answers": _with(RIGHT, ex1="while True:\n    pass",
+                                                       ex4="raise SystemExit('bye')")},
     # ignores the interrupt: nbgrader kills the kernel and gives up on this one
     "swallows_interrupt": {"answers": _with(RIGHT, ex1="""
         import time
@@ -108,16 +111,14 @@ SUBMISSIONS = {
             except KeyboardInterrupt:
                 pass
     """)},
-    # the ex1 test cell deleted (and ex1 wrong): nbgrader puts the cell back and grades it
-    "deleted_test_cell": {"answers": _with(RIGHT, ex1=WRONG["l00-ex1-answer"]), "delete": ["l00-ex1"]},
-    # the ex2 test cell edited to pass (and ex2 wrong): nbgrader restores locked cells
-    "edited_locked_cell": {
-        "answers": _with(RIGHT, ex2=WRONG["l00-ex2-answer"]),
+    # the ex1 test cell deleted (and ex1 wrong): it is put back and graded; the ex2 test cell edited to pass
+    # (and ex2 wrong): the instructor's version is graded
+    "tampered_test_cells": {
+        "answers": _with(RIGHT, ex1=WRONG["l00-ex1-answer"], ex2=WRONG["l00-ex2-answer"]),
+        "delete": ["l00-ex1"],
         "replace": {"l00-ex2": "one_off_install = 'pip install paddlepaddle==3.3.1 -i https://mirror.example.invalid/simple'\nprint('all good')"},
     },
     "fake_checks": {"answers": FAKE_CHECKS},
-    # SystemExit is caught by IPython: that cell's exercise scores 0, the rest count
-    "system_exit": {"answers": _with(RIGHT, ex1="raise SystemExit('bye')")},
     # the kernel process exits: nbgrader cannot finish this one
     "kernel_exit": {"answers": _with(RIGHT, ex2="import os\nos._exit(0)")},
 }
@@ -127,12 +128,10 @@ EXPECTED = {
     "other_form": 6,
     "blank": 0,
     "wrong": 0,
-    "infinite_loop": 4,
+    "infinite_loop_and_system_exit": 3,
     "swallows_interrupt": 0,
-    "deleted_test_cell": 4,
-    "edited_locked_cell": 5,
+    "tampered_test_cells": 3,
     "fake_checks": 0,
-    "system_exit": 4,
     "kernel_exit": 0,
 }
 FAILS = {"swallows_interrupt", "kernel_exit"}
