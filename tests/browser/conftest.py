@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab import SCREENSHOTS, run_notebook_clean  # noqa: E402
+from lab import SCREENSHOTS, close_documents, run_notebook_clean  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SERVED_FOLDERS = ("lessons", "solutions")
@@ -209,19 +209,25 @@ class LessonRuns:
     """Each notebook opened and run once in JupyterLab, its page shared by every test marked
     runs_lesson(path): the picture audit and the widget test of a lesson both start from that run
     (the suite once ran lessons 00, 01, 02, 04 and 08 two or three times each). After the last test that
-    names it, the page is closed and its kernel shut down; a notebook whose run failed is run again."""
+    names it, its notebook is closed and its kernel shut down, and the next notebook opens in the same Lab
+    (a page load of Lab costs the browser about 5 s of CPU; nine lessons, eight loads saved); a notebook whose
+    run failed is run again, in a fresh page."""
 
     def __init__(self, browser, lab, users):
         self.browser, self.lab, self.users, self.pages = browser, lab, users, {}
+        self.spare = None   # a page whose Lab is open with no document: the next notebook opens there
 
     def page(self, path):
         if path not in self.pages:
-            context = self.browser.new_context(viewport=VIEWPORT)
-            page = context.new_page()
+            page, self.spare = self.spare, None
+            reused = page is not None
+            if not reused:
+                page = self.browser.new_context(viewport=VIEWPORT).new_page()
+            page.set_viewport_size(VIEWPORT)
             try:
-                run_notebook_clean(page, self.lab, path)
+                run_notebook_clean(page, self.lab, path, in_running_lab=reused)
             except BaseException:
-                context.close()
+                page.context.close()
                 _shut_down_kernels(self.lab, only=path)
                 raise
             self.pages[path] = page
@@ -238,13 +244,27 @@ class LessonRuns:
     def forget(self, path):
         page = self.pages.pop(path, None)
         if page is not None:
-            page.context.close()
+            if self.spare is None and _closed_cleanly(page):
+                self.spare = page
+            else:
+                page.context.close()
         _HELD.discard(path)
         _shut_down_kernels(self.lab, only=path)
 
     def close(self):
         for path in list(self.pages):
             self.forget(path)
+        if self.spare is not None:
+            self.spare.context.close()
+            self.spare = None
+
+
+def _closed_cleanly(page):
+    try:
+        return close_documents(page)
+    except Exception as error:  # a page that cannot close its documents is not reused
+        print(f"not reusing the page: {error}")
+        return False
 
 
 @pytest.fixture(scope="session")

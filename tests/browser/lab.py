@@ -51,15 +51,38 @@ _ERRORS_FROM_MODEL = """() => {
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def open_notebook(page, lab, path, timeout=OPEN_TIMEOUT):
-    """Open `path` (relative to the served root) in a fresh Lab layout and wait until its kernel is idle.
+# Closes every document in the main area without asking to save (the run changed their outputs; the files
+# stay as they were): the next notebook then opens in the same Lab, as a learner opens one after another.
+_CLOSE_DOCUMENTS = """() => {
+  for (const widget of [...window.jupyterapp.shell.widgets('main')]) {
+    if (widget.context?.model) widget.context.model.dirty = false;
+    widget.close();
+  }
+  return [...window.jupyterapp.shell.widgets('main')].length;
+}"""
+
+
+def close_documents(page):
+    """Close every open document in the page's Lab; True if the main area is empty after."""
+    return page.evaluate(_CLOSE_DOCUMENTS) == 0
+
+
+def open_notebook(page, lab, path, timeout=OPEN_TIMEOUT, in_running_lab=False):
+    """Open `path` (relative to the served root) in a fresh Lab layout and wait until its kernel is idle;
+    with `in_running_lab`, open it in the Lab already on the page (File > Open; a page load of Lab costs
+    its browser about 5 s of CPU).
 
     Fails clearly if Lab asks "Select Kernel" (the notebook's kernelspec is not
     installed) or if the server started a different kernel than the notebook names.
     """
     spec = json.loads((lab.root / path).read_text()).get("metadata", {}).get("kernelspec")
     assert spec, f"{path} has no kernelspec in its metadata; Lab would pick a kernel at random"
-    page.goto(lab.url(path))
+    if in_running_lab:
+        page.evaluate("async p => { await window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", path)
+        page.wait_for_function("p => [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && "
+                               "w.content?.model)?.context.path === p", arg=path, timeout=timeout)
+    else:
+        page.goto(lab.url(path))
     panel = page.locator(PANEL)
     # (exact get_by_text on the label: in Lab 4.6.6 an anchored has_text regex on .jp-KernelName never matched)
     kernel_name = page.locator(".jp-KernelName").get_by_text(spec["display_name"], exact=True)
@@ -101,9 +124,9 @@ def cell_outputs_text(page):
     return page.locator(PANEL).locator(".jp-OutputArea-output").all_text_contents()
 
 
-def run_notebook_clean(page, lab, path):
+def run_notebook_clean(page, lab, path, in_running_lab=False):
     """Open `path`, run all its cells, and fail if any cell raised (the start of every lesson test)."""
-    open_notebook(page, lab, path)
+    open_notebook(page, lab, path, in_running_lab=in_running_lab)
     run_all_cells(page)
     errors = error_outputs(page)
     assert errors == [], f"{path} raised in JupyterLab:\n" + "\n\n".join(errors)
