@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lab import SCREENSHOTS, close_documents, run_notebook_clean  # noqa: E402
+from lab import SCREENSHOTS, close_documents, open_notebook, run_notebook_clean  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SERVED_FOLDERS = ("lessons", "solutions")
@@ -219,11 +219,7 @@ class LessonRuns:
 
     def page(self, path):
         if path not in self.pages:
-            page, self.spare = self.spare, None
-            reused = page is not None
-            if not reused:
-                page = self.browser.new_context(viewport=VIEWPORT).new_page()
-            page.set_viewport_size(VIEWPORT)
+            page, reused = self.borrow()
             try:
                 run_notebook_clean(page, self.lab, path, in_running_lab=reused)
             except BaseException:
@@ -243,12 +239,26 @@ class LessonRuns:
 
     def forget(self, path):
         page = self.pages.pop(path, None)
+        _HELD.discard(path)
+        self.give_back(page, path)
+
+    def borrow(self):
+        """A page at VIEWPORT and whether JupyterLab is already loaded in it (the spare one) or not (a new one)."""
+        page, self.spare = self.spare, None
+        reused = page is not None
+        if not reused:
+            page = self.browser.new_context(viewport=VIEWPORT).new_page()
+        page.set_viewport_size(VIEWPORT)
+        return page, reused
+
+    def give_back(self, page, path):
+        """Close the page's documents without saving and shut down the kernel of `path`; the page is the spare
+        one if there is none yet and its Lab closed them cleanly."""
         if page is not None:
             if self.spare is None and _closed_cleanly(page):
                 self.spare = page
             else:
                 page.context.close()
-        _HELD.discard(path)
         _shut_down_kernels(self.lab, only=path)
 
     def close(self):
@@ -273,6 +283,27 @@ def lesson_runs(browser, jupyterlab, request):
     runs = LessonRuns(browser, jupyterlab, users)
     yield runs
     runs.close()
+
+
+@pytest.fixture
+def open_in_lab(request, lesson_runs):
+    """open_in_lab(path, viewport=VIEWPORT) -> the page with notebook `path` open in JupyterLab, its kernel idle,
+    not run: in the Lab the lesson runs leave spare, or in a new page. Afterwards the page is given back to them
+    (its notebook closed unsaved, its kernel shut down) and leaves test-artifacts/screenshots/<test>.png, as
+    `page` does."""
+    opened = []
+
+    def open_in_lab(path, viewport=VIEWPORT):
+        page, reused = lesson_runs.borrow()
+        opened.append((page, path))
+        page.set_viewport_size(viewport)
+        open_notebook(page, lesson_runs.lab, path, in_running_lab=reused)
+        return page
+
+    yield open_in_lab
+    for page, path in opened:
+        _leave_screenshot(page, request)
+        lesson_runs.give_back(page, path)
 
 
 @pytest.fixture

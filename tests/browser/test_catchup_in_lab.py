@@ -1,7 +1,7 @@
 """Catch-up in a real JupyterLab: one line puts the solution in a NEW cell below; nothing else changes."""
 import pytest
 
-from lab import PANEL, open_notebook
+from lab import PANEL
 
 NOTEBOOK = "lessons/00_setup_and_first_run.ipynb"
 
@@ -24,8 +24,8 @@ _RUN_LINE_IN_CELL = """async ([index, line]) => {
 
 
 @pytest.mark.browser
-def test_catchup_inserts_the_solution_below_and_keeps_the_rest(jupyterlab, page):
-    open_notebook(page, jupyterlab, NOTEBOOK)
+def test_catchup_inserts_the_solution_below_and_keeps_the_rest(open_in_lab):
+    page = open_in_lab(NOTEBOOK)
     before = page.evaluate(_SOURCES)
     answer = page.evaluate(_ANSWER_CELL, "l00-ex1-answer")  # by its nbgrader id: the prose mentions "YOUR CODE HERE" too
     assert answer > 0 and "YOUR CODE HERE" in before[answer]

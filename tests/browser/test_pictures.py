@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from lab import SCREENSHOTS, open_notebook
+from lab import SCREENSHOTS
 
 REPO = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.name for path in (REPO / "solutions").glob("[0-9][0-9]_*.ipynb"))
@@ -155,14 +155,6 @@ def _require_axe():
     pytest.skip(reason)
 
 
-@pytest.fixture
-def wide_page(browser, request):
-    context = browser.new_context(viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", [pytest.param(lesson, marks=pytest.mark.runs_lesson(f"solutions/{lesson}"))
                                     for lesson in LESSONS])
@@ -236,11 +228,10 @@ def test_pictures_sit_on_a_light_card_in_the_dark_theme(ran):
 
 
 @pytest.mark.browser
-def test_the_glossarys_pipeline_picture_shows_without_running_a_cell(jupyterlab, wide_page):
+def test_the_glossarys_pipeline_picture_shows_without_running_a_cell(open_in_lab):
     """The glossary says its picture is already drawn: a cell attachment Lab renders (a PNG; an SVG
     attachment showed as a broken image), scaled into its cell at both widths."""
-    page = wide_page
-    open_notebook(page, jupyterlab, "lessons/glossary.ipynb")
+    page = open_in_lab("lessons/glossary.ipynb", viewport={"width": SIZES[0][0], "height": SIZES[0][1]})
     picture = page.locator('.jp-NotebookPanel:visible .jp-RenderedMarkdown img[alt^="The pipeline"]')
     picture.scroll_into_view_if_needed(timeout=30_000)
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle(),
