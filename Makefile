@@ -28,7 +28,8 @@ test: setup-test system-parts
 setup: $(VENV)/.course-installed
 setup-test: $(VENV)/.test-installed
 
-$(VENV)/.course-installed: pyproject.toml
+# (again when the kernel's or Lab's defaults change, so an existing .venv gets them too)
+$(VENV)/.course-installed: pyproject.toml paddlecourse/kernel.py paddlecourse/lab_defaults.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
 	$(BIN)/pip install --quiet -e .

@@ -6,8 +6,11 @@ import sys
 
 def _kernel(args):
     from .kernel import install_kernel
+    from .lab_defaults import install_lab_defaults
 
     print(f"course kernel installed in {install_kernel(prefix=args.prefix, user=args.user)}")
+    if not args.user:   # Lab reads defaults from an environment's prefix only
+        print(f"JupyterLab's course defaults (no news toast, no update check) in {install_lab_defaults(args.prefix)}")
 
 
 def _build(args):
@@ -214,9 +217,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="paddlecourse", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    kernel = commands.add_parser("kernel", help="install the course kernel (quiet Paddle logs) into this environment")
+    kernel = commands.add_parser("kernel", help="install the course kernel (quiet Paddle logs) and JupyterLab's "
+                                 "course defaults (no news toast) into this environment")
     kernel.add_argument("--prefix", help="install under this prefix instead of the running environment")
-    kernel.add_argument("--user", action="store_true", help="install for the current user instead")
+    kernel.add_argument("--user", action="store_true", help="install the kernel for the current user instead (no Lab defaults)")
     kernel.set_defaults(run=_kernel)
 
     build = commands.add_parser("build", help="regenerate lessons/ (student copies) from solutions/")

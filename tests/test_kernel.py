@@ -107,6 +107,23 @@ def test_the_kernelspec_loads_the_course_extension_and_keeps_its_environment(tmp
     assert spec["argv"].count(STARTUP_ARGUMENTS[0]) == 1
 
 
+def test_installing_the_kernel_also_gives_the_environments_lab_the_course_defaults(tmp_path, capsys):
+    """`paddlecourse kernel` (run by make setup, Binder's postBuild and deploy/install.sh) writes the Lab defaults
+    where JupyterLab's settings server reads them as defaults (its overrides.d folder); the browser test of a
+    learner's Lab (tests/browser/test_learner_interface.py) checks a running Lab takes them."""
+    from jupyterlab_server.settings_utils import _get_overrides
+
+    from paddlecourse.cli import main
+    from paddlecourse.lab_defaults import DEFAULTS
+
+    assert main(["kernel", "--prefix", str(tmp_path)]) == 0
+    assert "course defaults (no news toast" in capsys.readouterr().out
+    assert (tmp_path / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json").is_file()
+    overrides, error = _get_overrides(str(tmp_path / "share" / "jupyter" / "lab" / "settings"))
+    assert not error and overrides == DEFAULTS
+    assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
 def test_catchup_works_before_the_setup_cell_and_answers_typos_with_real_ids(fresh_course_kernel):
     out, errors, payloads = execute(fresh_course_kernel, "%catchup l00-ex2")
     assert not errors and "in a new cell below" in out

@@ -28,14 +28,10 @@ REPO = Path(__file__).resolve().parents[2]
 SERVED_FOLDERS = ("lessons", "solutions")
 STARTUP_TIMEOUT = 60  # seconds; a cold JupyterLab start on a busy 2-core machine takes ~5-15 s
 
-# Lab settings for tests: no news / update toasts covering the notebook, and no
-# calls out to jupyter.org. Every cell stays attached and laid out (windowing off),
-# so the picture tests measure outputs that are scrolled out of view too.
+# Lab settings for tests only: every cell stays attached and laid out (windowing off), so the picture tests
+# measure outputs that are scrolled out of view too. (No news toast is the course's own default, installed by
+# `paddlecourse kernel`: test_learner_interface.py checks a learner's Lab has it.)
 LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
         "windowingMode": "none",
     },

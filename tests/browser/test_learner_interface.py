@@ -1,7 +1,11 @@
 """What a self-paced learner's JupyterLab and Notebook 7 show (started as `make lab` and Binder start them, with
 deploy/jupyter/learner first on the config path): the lesson, and none of nbgrader's instructor tools - no
 Nbgrader menu, no Create Assignment, no Formgrader - and no console error from the course's setup. A hub's
-instructors keep Formgrader (tests/hub/test_hub_class.py)."""
+instructors keep Formgrader (tests/hub/test_hub_class.py). No toast asks about Jupyter news either: the course's
+Lab defaults (paddlecourse/lab_defaults.py, installed by `paddlecourse kernel`) turn news off."""
+import json
+import urllib.request
+
 import pytest
 
 from lab import IDLE, PANEL
@@ -35,6 +39,17 @@ def test_a_learners_lab_has_no_nbgrader_menu_and_no_console_error(page, jupyterl
     assert not [w for w in NBGRADER_WORDS if w in menus], menus
     assert not [w for w in NBGRADER_WORDS if w in page.locator(PANEL).inner_text()]
     assert not errors, errors
+    # news off as Lab's own default, not as a setting this test's server was given (conftest.LAB_SETTINGS)
+    url = f"{jupyterlab.base}/lab/api/settings/@jupyterlab/apputils-extension:notification?token={jupyterlab.token}"
+    with urllib.request.urlopen(url, timeout=30) as response:
+        notification = json.loads(response.read())
+    assert notification["schema"]["properties"]["fetchNews"]["default"] == "false", (
+        "JupyterLab's default is to ask about Jupyter news: the course's Lab defaults are not installed "
+        "(run `paddlecourse kernel` in the environment)")
+    assert notification["raw"].strip() in ("", "{}"), f"this server's user settings set news: {notification['raw']}"
+    page.wait_for_timeout(1000)   # Lab asks about news once its notification plugin has started, after the panel
+    toasts = page.locator(".Toastify__toast").all_inner_texts()
+    assert not [t for t in toasts if "news" in t.lower()], toasts
 
 
 @pytest.mark.browser
