@@ -29,7 +29,7 @@ setup: $(VENV)/.course-installed
 setup-test: $(VENV)/.test-installed
 
 # (again when the kernel's or Lab's defaults change, so an existing .venv gets them too)
-$(VENV)/.course-installed: pyproject.toml paddlecourse/kernel.py paddlecourse/lab_defaults.py
+$(VENV)/.course-installed: pyproject.toml paddlecourse/kernel.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
 	$(BIN)/pip install --quiet -e .

@@ -5,8 +5,7 @@ import sys
 
 
 def _kernel(args):
-    from .kernel import install_kernel
-    from .lab_defaults import install_lab_defaults
+    from .kernel import install_kernel, install_lab_defaults
 
     print(f"course kernel installed in {install_kernel(prefix=args.prefix, user=args.user)}")
     if not args.user:   # Lab reads defaults from an environment's prefix only

@@ -6,6 +6,9 @@ kernel's environment is the one place where it always wins.
 The kernel also loads this module as an IPython extension when it starts, so
 `%catchup l02-ex3` works (and progress is recorded) before a lesson's setup
 cell has run - e.g. right after a kernel restart.
+
+`paddlecourse kernel` installs, with the kernelspec, JupyterLab's defaults for the environment
+(LAB_DEFAULTS), so `make lab`, Binder and a hub's learners start the same Lab.
 """
 import json
 import sys
@@ -22,6 +25,15 @@ KERNEL_ENV = {
 }
 # extra_extensions adds to (does not replace) extensions a user configured themselves.
 STARTUP_ARGUMENTS = ["--IPKernelApp.extra_extensions=paddlecourse.kernel"]
+
+
+# Lab reads these from <prefix>/share/jupyter/lab/settings/overrides.d/ as its own defaults (a learner can still
+# change each in Settings): no "Would you like to get notified about official Jupyter news?" toast over the first
+# lesson, and no request to jupyter.org for news or a newer Lab (a class's environment is pinned, and a workshop
+# room may have no internet at all).
+LAB_DEFAULTS = {
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
 
 
 def install_kernel(prefix=None, user=False):
@@ -45,6 +57,14 @@ def install_kernel(prefix=None, user=False):
     spec["argv"] = [a for a in spec["argv"] if a not in STARTUP_ARGUMENTS] + STARTUP_ARGUMENTS
     spec_file.write_text(json.dumps(spec, indent=1))
     return folder
+
+
+def install_lab_defaults(prefix=None):
+    """Write LAB_DEFAULTS for the Lab of the environment at `prefix` (the running one by default); returns the file."""
+    target = Path(prefix or sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.d" / "paddlecourse.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(LAB_DEFAULTS, indent=1) + "\n", encoding="utf-8")
+    return target
 
 
 def load_ipython_extension(shell):

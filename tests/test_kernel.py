@@ -114,13 +114,13 @@ def test_installing_the_kernel_also_gives_the_environments_lab_the_course_defaul
     from jupyterlab_server.settings_utils import _get_overrides
 
     from paddlecourse.cli import main
-    from paddlecourse.lab_defaults import DEFAULTS
+    from paddlecourse.kernel import LAB_DEFAULTS
 
     assert main(["kernel", "--prefix", str(tmp_path)]) == 0
     assert "course defaults (no news toast" in capsys.readouterr().out
     assert (tmp_path / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json").is_file()
     overrides, error = _get_overrides(str(tmp_path / "share" / "jupyter" / "lab" / "settings"))
-    assert not error and overrides == DEFAULTS
+    assert not error and overrides == LAB_DEFAULTS
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
 

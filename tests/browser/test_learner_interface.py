@@ -2,7 +2,7 @@
 deploy/jupyter/learner first on the config path): the lesson, and none of nbgrader's instructor tools - no
 Nbgrader menu, no Create Assignment, no Formgrader - and no console error from the course's setup. A hub's
 instructors keep Formgrader (tests/hub/test_hub_class.py). No toast asks about Jupyter news either: the course's
-Lab defaults (paddlecourse/lab_defaults.py, installed by `paddlecourse kernel`) turn news off."""
+Lab defaults (paddlecourse/kernel.py's LAB_DEFAULTS, installed by `paddlecourse kernel`) turn news off."""
 import json
 import urllib.request
 
