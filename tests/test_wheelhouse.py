@@ -44,6 +44,11 @@ def test_wheelhouse_installs_the_course_with_the_index_disabled(tmp_path):
     for module in ("catchup", "grading", "author/build", "teach/live_coding", "teach/wheelhouse"):
         assert f"paddlecourse/{module}.py" in listed
     assert "paddlecourse/locale/zh/LC_MESSAGES/paddlecourse.po" in listed
+    # the licence travels with the course, and its metadata names it as setuptools will keep building it
+    (info,) = {name.split("/")[0] for name in listed if name.split("/")[0].endswith(".dist-info")}
+    assert f"{info}/licenses/LICENSE" in listed
+    with zipfile.ZipFile(next(w for w in wheels if w.name.startswith("paddlecourse-"))) as course_wheel:
+        assert "License-Expression: Apache-2.0" in course_wheel.read(f"{info}/METADATA").decode()
     # every subpackage the lessons import must travel in the wheel too
     for package in sorted(p.parent for p in (ROOT / "paddlecourse").rglob("__init__.py")):
         name = package.relative_to(ROOT).as_posix() + "/__init__.py"
