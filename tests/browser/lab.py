@@ -67,6 +67,14 @@ def close_documents(page):
     return page.evaluate(_CLOSE_DOCUMENTS) == 0
 
 
+def open_in_running_lab(page, path, timeout=OPEN_TIMEOUT):
+    """Open `path` in the Lab already on the page, as a learner double-clicks it in the file browser (no page
+    load), and wait until it is the visible document."""
+    page.evaluate("async p => { await window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", path)
+    page.wait_for_function("p => [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && "
+                           "w.content?.model)?.context.path === p", arg=path, timeout=timeout)
+
+
 def open_notebook(page, lab, path, timeout=OPEN_TIMEOUT, in_running_lab=False):
     """Open `path` (relative to the served root) in a fresh Lab layout and wait until its kernel is idle;
     with `in_running_lab`, open it in the Lab already on the page (File > Open; a page load of Lab costs
@@ -78,9 +86,7 @@ def open_notebook(page, lab, path, timeout=OPEN_TIMEOUT, in_running_lab=False):
     spec = json.loads((lab.root / path).read_text()).get("metadata", {}).get("kernelspec")
     assert spec, f"{path} has no kernelspec in its metadata; Lab would pick a kernel at random"
     if in_running_lab:
-        page.evaluate("async p => { await window.jupyterapp.commands.execute('docmanager:open', {path: p}); }", path)
-        page.wait_for_function("p => [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && "
-                               "w.content?.model)?.context.path === p", arg=path, timeout=timeout)
+        open_in_running_lab(page, path, timeout)
     else:
         page.goto(lab.url(path))
     panel = page.locator(PANEL)

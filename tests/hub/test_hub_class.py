@@ -34,7 +34,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))  # system_parts, submissions
 sys.path.insert(0, str(HERE.parent / "browser"))  # lab.py: the notebook-driving helpers
 import hubctl  # noqa: E402
-from lab import IDLE, PANEL, SCREENSHOTS, cell_outputs_text, error_outputs, run_all_cells  # noqa: E402
+from lab import (IDLE, PANEL, SCREENSHOTS, cell_outputs_text, error_outputs, open_in_running_lab,  # noqa: E402
+                 run_all_cells)
 from submissions import l00  # noqa: E402
 from system_parts import require_system_part  # noqa: E402
 
@@ -258,10 +259,7 @@ def class_run(site, browser):
         fetched.get_by_role("button", name="Submit").wait_for(timeout=60_000)
         # opened in the running Lab, as a learner double-clicks it (a fresh page load of Lab costs its
         # browser about 5 s of CPU, and the lesson's tab may stay open beside it)
-        page.evaluate("async p => { await window.jupyterapp.commands.execute('docmanager:open', {path: p}); }",
-                      f"l00/{LESSON}")
-        page.wait_for_function("p => [...window.jupyterapp.shell.widgets('main')].find(w => w.isVisible && "
-                               "w.content?.model)?.context.path === p", arg=f"l00/{LESSON}", timeout=60_000)
+        open_in_running_lab(page, f"l00/{LESSON}", timeout=60_000)
         wait_for_notebook(page)
         # the answers are run where they are judged, by `course grade` below, in the same course environment
         # (a second Run All here cost the browser lane about 25 s and proved what the scores prove)
