@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
 
-.PHONY: lab test setup setup-test system-parts lessons site try-paddle clean
+.PHONY: lab test setup setup-test system-parts lessons site try-paddle matrix lock clean
 
 # deploy/jupyter/learner: nbgrader's menus are the instructor's and a hub class's, not a self-paced learner's
 lab: setup
@@ -28,17 +28,24 @@ test: setup-test system-parts
 setup: $(VENV)/.course-installed
 setup-test: $(VENV)/.test-installed
 
-# (again when the kernel's or Lab's defaults change, so an existing .venv gets them too)
-$(VENV)/.course-installed: pyproject.toml paddlecourse/kernel.py
+# The course's own environment: exactly the versions in requirements.lock (pip reads it as constraints, so
+# each target takes only its part); a learner's own Python gets pyproject.toml's ranges instead.
+# (again when the lock, the kernel's or Lab's defaults change, so an existing .venv gets them too)
+$(VENV)/.course-installed: pyproject.toml requirements.lock paddlecourse/kernel.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[lab,teach,hub]"
 	$(BIN)/paddlecourse kernel
 	touch $@
 
-$(VENV)/.test-installed: $(VENV)/.course-installed pyproject.toml
-	$(BIN)/pip install --quiet -e ".[test]"
+$(VENV)/.test-installed: $(VENV)/.course-installed pyproject.toml requirements.lock
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[test]"
 	touch $@
+
+# requirements.lock and the conda environments' pip sections, after a change to pyproject.toml's requirements
+# (uv keeps every version it can; `make lock LOCK_ARGS=--upgrade` moves all to the newest allowed)
+lock: setup-test
+	$(BIN)/python tools/lock.py $(LOCK_ARGS)
 
 # Graphviz draws the graph views; Chromium runs the browser tests. Installed
 # with apt where we are root (as on CI); elsewhere the tests that need them skip

@@ -24,7 +24,8 @@ mkdir -p "$prefix"
 rm -rf "$prefix/course"
 mkdir -p "$prefix/course"
 (cd "$checkout" && git ls-files -z | xargs -0 cp --parents -t "$prefix/course")
-"$prefix/env/bin/pip" install --quiet -e "$prefix/course[hub]"
+# the course's lock: the hub runs exactly the versions the tests ran
+"$prefix/env/bin/pip" install --quiet -c "$prefix/course/requirements.lock" -e "$prefix/course[lab,teach,hub]"
 "$prefix/env/bin/paddlecourse" kernel
 chmod -R a+rX "$prefix"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Try the course on another Paddle release (issue 24): a throw-away venv with paddlepaddle==VERSION and every
-# other package pinned as in pyproject.toml, the course installed from this checkout, its kernel installed into
+# other package at the course's lock (requirements.lock), the course installed from this checkout, its kernel installed into
 # that venv only; then `paddlecourse verify`, `paddlecourse verify --facts`, and every solution, counting error cells.
 #
 #   tools/try-paddle-version.sh 3.0.0 [WORKDIR]      (or: make try-paddle VERSION=3.0.0)
@@ -18,13 +18,9 @@ rm -rf "$WORK" && mkdir -p "$WORK"
 "$PYTHON" -m venv "$WORK/venv"
 BIN="$WORK/venv/bin"
 "$BIN/python" -m pip install --quiet --upgrade pip   # an old pip orders `pip config list` differently (lesson 00)
-"$BIN/python" - "$ROOT/pyproject.toml" > "$WORK/requirements.txt" <<'PY'
-import sys, tomllib
-pins = tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]
-print("\n".join(pin for pin in pins if not pin.replace(" ", "").startswith("paddlepaddle")))
-PY
-"$BIN/pip" install --quiet "paddlepaddle==$VERSION" -r "$WORK/requirements.txt"
-"$BIN/pip" install --quiet --no-deps -e "$ROOT"
+# every other package at the course's lock (requirements.lock), read as constraints
+grep -v '^paddlepaddle==' "$ROOT/requirements.lock" > "$WORK/constraints.txt"
+"$BIN/pip" install --quiet -c "$WORK/constraints.txt" "paddlepaddle==$VERSION" -e "$ROOT[lab,teach]"
 "$BIN/paddlecourse" kernel --prefix "$WORK/venv"
 export JUPYTER_PREFER_ENV_PATH=1   # this venv's kernel before any user-wide one of the same name
 
