@@ -159,6 +159,18 @@ def _progress(args):
     return print_notebook_progress(args.notebook)
 
 
+def _lessons(args):
+    from .lesson_copies import LessonCopyError, report, write_lessons
+
+    try:
+        written, unchanged, kept = write_lessons(args.folder, lang=args.lang)
+    except LessonCopyError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(report(args.folder, written, unchanged, kept))
+    return 1 if kept else 0
+
+
 def _live_coding(args):
     from .teach.live_coding import build_live_copies
 
@@ -172,10 +184,11 @@ def _wheelhouse(args):
     platforms = list(args.platform or [])
     if args.target:
         platforms += TARGETS[args.target]
+    extras = ["lab", *(e for e in args.extra or () if e != "lab")]
     wheels = build_wheelhouse(args.dest, platform=platforms or None, python_version=args.python_version,
-                              extras=args.extra or (), pip_args=args.pip_arg or ())
-    print(f"{len(wheels)} wheels in {args.dest}; install offline with:\n"
-          f"  pip install --no-index --find-links {args.dest} paddlecourse")
+                              extras=extras, pip_args=args.pip_arg or ())
+    print(f"{len(wheels)} wheels in {args.dest}; install offline as {args.dest}/INSTALL.txt says:\n"
+          f"  pip install --no-index --find-links {args.dest} \"paddlecourse[{','.join(extras)}]\"")
 
 
 def _links(args):
@@ -270,6 +283,13 @@ def main(argv=None):
     progress.add_argument("notebook", help="a saved lesson notebook, e.g. lessons/02_autograd_by_hand.ipynb")
     progress.set_defaults(run=_progress)
 
+    lessons = commands.add_parser(
+        "lessons", help="learners: write the lessons (student copies) into a folder of yours, never over your work")
+    lessons.add_argument("folder", nargs="?", default="paddlecourse-lessons",
+                         help="where to write them (default: ./paddlecourse-lessons; created if missing)")
+    lessons.add_argument("--lang", default="en", help="the edition: en (default) or zh (中文)")
+    lessons.set_defaults(run=_lessons)
+
     live = commands.add_parser("live-coding", help="presenters: copies of the lessons with the code cells emptied")
     live.add_argument("--out", default="live-coding", help="output folder (default: live-coding)")
     live.add_argument("--solutions", default="solutions", help="folder of instructor notebooks (default: solutions)")
@@ -282,7 +302,8 @@ def main(argv=None):
                         help="a named platform (default: this machine)")
     wheels.add_argument("--platform", action="append", help="a pip platform tag (repeatable), e.g. win_amd64")
     wheels.add_argument("--python-version", help="e.g. 3.11 (default: this Python when a platform is named)")
-    wheels.add_argument("--extra", action="append", help="also the wheels of an extra, e.g. test")
+    wheels.add_argument("--extra", action="append", help="also the wheels of an extra besides lab (JupyterLab), "
+                                                         "e.g. teach")
     wheels.add_argument("--pip-arg", action="append", help="passed to pip as is, e.g. --pip-arg=--index-url=URL")
     wheels.set_defaults(run=_wheelhouse)
 

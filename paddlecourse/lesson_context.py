@@ -17,16 +17,28 @@ def grading_in_progress():
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
+PACKAGE = Path(__file__).resolve().parent
+
+
+def course_folder(name):
+    """The installed wheel's copy of ``lessons`` or ``solutions`` (setup.py puts them in the package), else the
+    repository's (a checkout, an editable install); None when neither holds a notebook."""
+    for folder in (PACKAGE / name, PACKAGE.parent / name):
+        if any(folder.glob("*.ipynb")):
+            return folder
+    return None
+
+
 def solution_dirs():
     """The folders holding the course's solutions: PADDLECOURSE_SOLUTIONS, then beside the lessons, then the
-    repository's."""
+    installed course's (the wheel's copy, or the repository's)."""
     here = Path.cwd()
     candidates = []
     if os.environ.get("PADDLECOURSE_SOLUTIONS"):
         candidates.append(Path(os.environ["PADDLECOURSE_SOLUTIONS"]))
-    candidates += [here / "solutions", here.parent / "solutions", Path(__file__).resolve().parent.parent / "solutions"]
+    candidates += [here / "solutions", here.parent / "solutions", course_folder("solutions")]
     seen, found = set(), []
-    for folder in candidates:
+    for folder in filter(None, candidates):
         key = folder.resolve() if folder.exists() else folder
         if key not in seen and folder.is_dir():
             seen.add(key)

@@ -103,8 +103,9 @@ def room(module):
     return "command line" if part in COMMAND_LINE else OLD_NAMES.get(part, "learn")
 
 
-# `paddlecourse verify --facts` runs in a learner's terminal, not in a lesson: its statements are the learner's
-LEARNER_COMMANDS = {"paddlecourse.facts"}
+# `paddlecourse verify --facts` and `paddlecourse lessons DIR` run in a learner's terminal, not in a lesson: its
+# statements and the learner's copies of the lessons are the learner's
+LEARNER_COMMANDS = {"paddlecourse.facts", "paddlecourse.lesson_copies"}
 
 
 def what_a_learners_kernel_imports(known):

@@ -44,6 +44,12 @@ def test_wheelhouse_installs_the_course_with_the_index_disabled(tmp_path):
     for module in ("catchup", "grading", "author/build", "teach/live_coding", "teach/wheelhouse"):
         assert f"paddlecourse/{module}.py" in listed
     assert "paddlecourse/locale/zh/LC_MESSAGES/paddlecourse.po" in listed
+    # the lessons travel with the package (both editions: `paddlecourse lessons`), the solutions %catchup reads,
+    # and the lock the wheelhouse takes its versions from
+    for folder in ("lessons", "lessons/zh", "solutions", "solutions/zh"):
+        shipped = sorted(p.name for p in (ROOT / folder).glob("*.ipynb"))
+        assert shipped and all(f"paddlecourse/{folder}/{name}" in listed for name in shipped), folder
+    assert "paddlecourse/requirements.lock" in listed
     # the licence travels with the course, and its metadata names it as setuptools will keep building it
     (info,) = {name.split("/")[0] for name in listed if name.split("/")[0].endswith(".dist-info")}
     assert f"{info}/licenses/LICENSE" in listed
@@ -92,8 +98,9 @@ def test_named_targets_become_pip_platform_options(tmp_path):
     assert "--platform" not in download_command(tmp_path, ["numpy"])
 
 
-def test_the_full_set_is_the_course_pins():
-    pins = course_requirements()
-    assert "paddlepaddle==3.3.1" in pins and "nbgrader==0.9.6" in pins
-    assert all("==" in pin for pin in pins)
-    assert "pytest==9.2.0" in course_requirements(extras=("test",))
+def test_the_full_set_is_the_package_with_lab_at_the_locks_versions():
+    wanted, constraints = course_requirements(python_version="3.11")
+    assert wanted == ["paddlecourse[lab]"]
+    assert constraints == ["-c", str(ROOT / "requirements.lock")]
+    # another Python: the lock's exact versions may have no wheel there, so the ranges decide
+    assert course_requirements(("lab", "teach"), python_version="3.12") == (["paddlecourse[lab,teach]"], [])

@@ -6,16 +6,19 @@
     paddlecourse wheelhouse wheelhouse/ --platform manylinux_2_28_x86_64 --platform linux_x86_64   # any pip platform tags
 
 Built with pip's own ``pip download --only-binary=:all:`` (and ``pip wheel`` for the
-course itself), from the course's one set of pins. On the offline machine:
+course itself): the package with JupyterLab (the ``lab`` extra), at the exact versions of
+requirements.lock for Python 3.11, else at the package's ranges. The course wheel carries the
+lessons, so the laptops need no copy of the repository. On the offline machine:
 
     python -m venv .venv
-    .venv/bin/pip install --no-index --find-links wheelhouse/ paddlecourse
+    .venv/bin/pip install --no-index --find-links wheelhouse/ "paddlecourse[lab]"
     .venv/bin/paddlecourse kernel
+    .venv/bin/paddlecourse lessons paddlecourse-lessons
+    .venv/bin/jupyter lab paddlecourse-lessons
 
 Without ``--platform`` the wheels are for the machine running the command. The
 full set is about 450 MB (the Paddle wheel alone about 195 MB).
 """
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,29 +37,26 @@ TARGETS = {
 }
 
 
-def course_requirements(extras=(), repo=REPO_ROOT):
-    """The pinned requirements of the course (and of the given extras, e.g. "test").
+# The lock is for the course's interpreter; on another Python its exact versions may have no wheel (numpy 2.4
+# has none for 3.10), so there the wheelhouse takes the newest wheels the package's ranges allow.
+LOCK_PYTHON = "3.11"
 
-    Read from the repository's pyproject.toml when there is one, else from the
-    installed package's metadata; either way the one set of pins.
-    """
-    pyproject = Path(repo) / "pyproject.toml"
-    if pyproject.exists():
-        import tomllib
 
-        project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-        requirements = list(project["dependencies"])
-        for extra in extras:
-            requirements += project.get("optional-dependencies", {}).get(extra, [])
-        return requirements
-    from importlib import metadata
+def course_lock(repo=REPO_ROOT):
+    """requirements.lock: the repository's, else the installed wheel's copy (setup.py puts one there)."""
+    for path in (Path(repo) / "requirements.lock", Path(__file__).resolve().parents[1] / "requirements.lock"):
+        if path.exists():
+            return path
+    return None
 
-    requirements = []
-    for line in metadata.requires("paddlecourse") or []:
-        marker = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", line)
-        if marker is None or marker.group(1) in extras:
-            requirements.append(line.split(";")[0].strip())
-    return requirements
+
+def course_requirements(extras=("lab",), python_version=None, repo=REPO_ROOT):
+    """(requirements, pip arguments) for the course's wheels: the package with ``extras``, at the lock's exact
+    versions (pip reads it as constraints) when the wheels are for the lock's Python, else at its ranges."""
+    wanted = [f"paddlecourse[{','.join(extras)}]" if extras else "paddlecourse"]
+    version = python_version or "%d.%d" % sys.version_info[:2]
+    lock = course_lock(repo)
+    return wanted, (["-c", str(lock)] if lock and version == LOCK_PYTHON else [])
 
 
 def python_tags(python_version):
@@ -85,30 +85,37 @@ def build_course_wheel(dest, repo=REPO_ROOT, pip_args=()):
     return sorted(Path(dest).glob("paddlecourse-*.whl"))[-1]
 
 
-def build_wheelhouse(dest, platform=None, python_version=None, extras=(), requirements=None,
+def build_wheelhouse(dest, platform=None, python_version=None, extras=("lab",), requirements=None,
                      include_course=True, pip_args=(), repo=REPO_ROOT):
     """Fill ``dest`` with wheels for the course; returns the sorted wheel paths.
 
-    ``requirements`` replaces the course's pinned set (tests use a small one);
+    ``requirements`` replaces the course's own set (tests use a small one);
     ``pip_args`` go to pip as they are (e.g. ``["-i", MIRROR]``).
     """
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     if include_course:
         build_course_wheel(dest, repo, pip_args)
-    wanted = list(requirements) if requirements is not None else course_requirements(extras, repo)
+    if requirements is None:
+        wanted, constraints = course_requirements(extras, python_version, repo)
+    else:
+        wanted, constraints = list(requirements), []
     if wanted:
-        subprocess.run(download_command(dest, wanted, platform, python_version, pip_args), check=True)
+        # --find-links: the course's own wheel, just built, is found here (it is on no index)
+        subprocess.run(download_command(dest, wanted, platform, python_version,
+                                        [*pip_args, "--find-links", str(dest), *constraints]), check=True)
     (dest / "requirements.txt").write_text("\n".join(wanted) + "\n", encoding="utf-8")
     target = f"{platform or 'this machine'}, Python {python_version or '%d.%d' % sys.version_info[:2]}"
     (dest / "INSTALL.txt").write_text(
         f"Wheels for the paddlecourse course ({target}).\n"
-        "Install with no network, from the course folder:\n\n"
+        "Install with no network, beside this folder (the lessons come with the package):\n\n"
         "    python -m venv .venv\n"
-        f"    .venv/bin/pip install --no-index --find-links {dest.name}/ paddlecourse"
-        f"{'[' + ','.join(extras) + ']' if extras else ''}\n"
+        f"    .venv/bin/pip install --no-index --find-links {dest.name}/ \"paddlecourse"
+        f"{'[' + ','.join(extras) + ']' if extras else ''}\"\n"
         "    .venv/bin/paddlecourse kernel\n"
-        "(Windows: .venv\\Scripts\\pip and .venv\\Scripts\\paddlecourse)\n",
+        "    .venv/bin/paddlecourse lessons paddlecourse-lessons\n"
+        "    .venv/bin/jupyter lab paddlecourse-lessons\n"
+        "(Windows: .venv\\Scripts\\ instead of .venv/bin/)\n",
         encoding="utf-8",
     )
     return sorted(dest.glob("*.whl"))
