@@ -86,6 +86,38 @@ def binder_badge(remote, branch="HEAD", lang="en"):
     return f"[![Binder](https://mybinder.org/badge_logo.svg)]({binder_url(remote, branch, path)})"
 
 
+_GITHUB = r"(?:https?://|git@|ssh://git@)github\.com[/:]([^/]+)/(.+?)(?:\.git)?/?"
+
+
+def github_blob(remote, branch, path):
+    """The github.com page of ``path`` on ``branch``, which Colab and Kaggle open notebooks from; None for a
+    repository elsewhere (neither opens one from another host)."""
+    import re
+
+    match = re.fullmatch(_GITHUB, remote.strip())
+    return f"https://github.com/{match.group(1)}/{match.group(2)}/blob/{branch}/{path}" if match else None
+
+
+def colab_url(remote, branch="main", path=LESSON_00):
+    """The address that opens ``path`` in Google Colab, or None when the repository is not on GitHub."""
+    blob = github_blob(remote, branch, path)
+    return blob and blob.replace("https://github.com/", "https://colab.research.google.com/github/", 1)
+
+
+def kaggle_url(remote, branch="main", path=LESSON_00):
+    """The address that imports ``path`` into a new Kaggle notebook, or None when the repository is not on GitHub."""
+    blob = github_blob(remote, branch, path)
+    return blob and f"https://kaggle.com/kernels/welcome?src={quote(blob, safe=':/')}"
+
+
+def install_spec(remote):
+    """What `pip install` takes to install the course straight from its repository (it is on no package index)."""
+    web = remote.strip()
+    if web.startswith("git@"):
+        web = "https://" + web[len("git@"):].replace(":", "/", 1)
+    return f"paddlecourse @ git+{web}"
+
+
 def public_repository(root=REPO_ROOT):
     """The course's public repository, the one place every launch link is made from: ``Repository`` under
     ``[project.urls]`` in pyproject.toml (a fork writes its own). None while it is not set."""

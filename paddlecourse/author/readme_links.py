@@ -1,12 +1,16 @@
-"""The READMEs' launch paragraph: the Binder badge, made from the course's public address by `paddlecourse build`.
+"""The READMEs' launch paragraph: the Binder, Colab and Kaggle badges, made from the course's public address by
+`paddlecourse build`.
 
 The address lives in one place, ``Repository`` under ``[project.urls]`` in pyproject.toml
-(``deploy_links.public_repository``). While it is not set, the paragraph says how to set it instead of
-showing a badge that leads nowhere; once it is set, the next build writes the badge.
+(``deploy_links.public_repository``). While it is not set, the paragraph tells the reader where else to run the
+course instead of showing badges that lead nowhere; once it is set, the next build writes the badges (Colab and
+Kaggle only for a repository on GitHub, the one host both open notebooks from).
 """
 from pathlib import Path
 
-from .deploy_links import REPO_ROOT, binder_badge, public_repository
+from .deploy_links import (LESSON_00, REPO_ROOT, binder_badge, colab_url, install_spec, kaggle_url, lessons_folder,
+                           public_repository)
+from .site.links import default_branch
 
 START = "<!-- launch: written by `paddlecourse build` from Repository under [project.urls] in pyproject.toml -->"
 END = "<!-- end of launch -->"
@@ -14,29 +18,45 @@ READMES = {"README.md": "en", "README.zh.md": "zh"}
 
 WORDS = {
     "en": {
-        "badge": "The badge opens lesson 00 in JupyterLab on mybinder.org, built from `binder/` (the same image a "
-                 "class hub uses, see [instructors/hub.md](instructors/hub.md)).",
-        "none": "**Binder**: this repository has no public address yet, so there is no Binder badge here; run the "
-                "course on your own machine (below) or on a class hub. Once the repository is published, write its "
-                "address as `Repository` under `[project.urls]` in `pyproject.toml` and run `paddlecourse build`: "
-                "this paragraph becomes the badge, and the site's pages get their launch buttons.",
+        "badge": "Binder opens lesson 00 in JupyterLab on mybinder.org, built from `binder/` (the same image a class "
+                 "hub uses, see [instructors/hub.md](instructors/hub.md)), with everything installed.",
+        "colab": " Colab and Kaggle open it in their own notebooks: there, run `%pip install \"{spec}\"` in a cell "
+                 "first, as the lesson's first cell says (more under *Where you already work*).",
+        "none": "**Binder, Colab, Kaggle**: this copy of the course has no public address yet, so there are no "
+                "launch buttons here. Run it on your own machine (the two commands below), in a Python and Jupyter "
+                "you already have (*Where you already work*), or on a class hub.",
     },
     "zh": {
-        "badge": "点击徽章，会在 mybinder.org 上用 JupyterLab 打开中文版第 00 课。环境由 `binder/` 构建，与课堂 "
-                 "JupyterHub 使用的是同一个镜像（见 [instructors/hub.zh.md](instructors/hub.zh.md)）。",
-        "none": "**Binder**：这个仓库还没有公开地址，所以这里没有 Binder 徽章；请在自己的电脑上（见下文）或在班级 "
-                "JupyterHub 上运行本课程。仓库公开之后，把它的地址写进 `pyproject.toml` 的 `[project.urls]` 下的 "
-                "`Repository`，再运行 `paddlecourse build`：这一段会变成徽章，网站的课程页也会出现启动按钮。",
+        "badge": "Binder 会在 mybinder.org 上用 JupyterLab 打开中文版第 00 课，环境由 `binder/` 构建、一切已装好（与课堂 "
+                 "JupyterHub 使用的是同一个镜像，见 [instructors/hub.zh.md](instructors/hub.zh.md)）。",
+        "colab": "Colab 和 Kaggle 会在它们自己的 notebook 里打开这一课：在那里先在一个单元格中运行 "
+                 "`%pip install \"{spec}\"`，正如该课第一个单元格所说（详见下文“在你已经在用的地方学”）。",
+        "none": "**Binder、Colab、Kaggle**：这份课程还没有公开地址，所以这里没有启动按钮。请在自己的电脑上运行（见下文的"
+                "两条命令），或在你已有的 Python 和 Jupyter 中运行（见“在你已经在用的地方学”），或在班级 JupyterHub 上运行。",
     },
 }
 
 
-def launch_paragraph(lang, repo):
+def badges(repo, lang, branch):
+    """Binder's badge, and Colab's and Kaggle's where the repository is on GitHub, on one line."""
+    lesson = f"{lessons_folder(lang)}/{Path(LESSON_00).name}"
+    found = [binder_badge(repo, "HEAD", lang)]
+    colab, kaggle = colab_url(repo, branch, lesson), kaggle_url(repo, branch, lesson)
+    if colab:
+        found.append(f"[![Open in Colab](https://colab.research.google.com/assets/colab-badge.svg)]({colab})")
+    if kaggle:
+        found.append(f"[![Open in Kaggle](https://kaggle.com/static/images/open-in-kaggle.svg)]({kaggle})")
+    return " ".join(found)
+
+
+def launch_paragraph(lang, repo, branch=None):
     """The paragraph between START and END in the README of ``lang``, for ``repo`` (None: not set)."""
     words = WORDS[lang]
     if not repo:
         return words["none"]
-    return binder_badge(repo, "HEAD", lang) + "\n\n" + words["badge"]
+    branch = branch or default_branch()
+    text = words["badge"] + (words["colab"].format(spec=install_spec(repo)) if colab_url(repo, branch) else "")
+    return badges(repo, lang, branch) + "\n\n" + text
 
 
 def _rewritten(text, paragraph):

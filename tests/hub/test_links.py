@@ -104,3 +104,35 @@ def test_links_come_from_the_public_address_or_say_how_to_set_it(tmp_path):
         said = cli("--binder").stderr.strip()
         assert "Repository under [project.urls] in pyproject.toml" in said and "Traceback" not in said
     assert "needs --hub URL" in cli("--repo", "https://github.com/someone/paddlecourse", "--branch", "main").stderr
+
+
+def test_colab_and_kaggle_open_a_lesson_from_github_and_nowhere_else():
+    from paddlecourse.author.deploy_links import colab_url, install_spec, kaggle_url
+
+    lesson = "lessons/zh/02_autograd_by_hand.ipynb"
+    for remote in ("https://github.com/someone/paddlecourse", "git@github.com:someone/paddlecourse.git"):
+        assert colab_url(remote, "main", lesson) == (
+            "https://colab.research.google.com/github/someone/paddlecourse/blob/main/" + lesson)
+        assert kaggle_url(remote, "main", lesson) == (
+            "https://kaggle.com/kernels/welcome?src=https://github.com/someone/paddlecourse/blob/main/" + lesson)
+    assert colab_url("https://gitlab.com/someone/paddlecourse") is None
+    assert kaggle_url("https://git.example.org/c/paddlecourse.git") is None
+    assert install_spec("git@github.com:someone/paddlecourse.git") == (
+        "paddlecourse @ git+https://github.com/someone/paddlecourse.git")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_readmes_launch_paragraph_offers_binder_colab_and_kaggle_or_tells_the_reader_where_else(lang):
+    from paddlecourse.author.readme_links import launch_paragraph
+
+    github = launch_paragraph(lang, "https://github.com/someone/paddlecourse", "main")
+    lesson = "lessons/00_setup_and_first_run.ipynb" if lang == "en" else "lessons/zh/00_setup_and_first_run.ipynb"
+    assert f"https://colab.research.google.com/github/someone/paddlecourse/blob/main/{lesson})" in github
+    assert f"https://kaggle.com/kernels/welcome?src=https://github.com/someone/paddlecourse/blob/main/{lesson})" in github
+    assert "mybinder.org/v2/gh/someone/paddlecourse" in github
+    assert '%pip install "paddlecourse @ git+https://github.com/someone/paddlecourse"' in github
+    elsewhere = launch_paragraph(lang, "https://git.example.org/c/paddlecourse.git", "main")
+    assert "mybinder.org" in elsewhere and "colab" not in elsewhere.lower() and "kaggle" not in elsewhere.lower()
+    unset = launch_paragraph(lang, None)
+    assert "](" not in unset, "no badge that leads nowhere"
+    assert "pyproject" not in unset and "Colab" in unset, "it speaks to the reader, and says where else to go"

@@ -335,7 +335,7 @@ def test_a_widget_shows_its_static_form_and_says_it_is_live_when_launched(built_
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_lesson_page_launches_binder_the_hub_and_the_download_and_switches_language(built_site, lang):
+def test_each_lesson_page_launches_binder_colab_kaggle_the_hub_and_the_download_and_switches_language(built_site, lang):
     lessons = LANGS[lang][0]
     other = "zh" if lang == "en" else "en"
     for name in NAMES[lang]:
@@ -343,6 +343,10 @@ def test_each_lesson_page_launches_binder_the_hub_and_the_download_and_switches_
         links = {(a.get("class") or "", a.get("href")) for a in page.bar}
         hrefs = [href for _, href in links]
         assert binder_url(REPO, BRANCH, f"{lessons}/{name}.ipynb") in hrefs, (lang, name, hrefs)
+        blob = f"https://github.com/example-owner/paddlecourse/blob/{BRANCH}/{lessons}/{name}.ipynb"
+        assert f"https://colab.research.google.com/github/example-owner/paddlecourse/blob/{BRANCH}/{lessons}/{name}.ipynb" \
+            in hrefs, (lang, name, hrefs)
+        assert f"https://kaggle.com/kernels/welcome?src={blob}" in hrefs, (lang, name, hrefs)
         hub = lesson_link(HUB, REPO, BRANCH, f"{name}.ipynb", lang=lang)
         assert hub in hrefs, (lang, name, hrefs)
         query = {k: v[0] for k, v in parse_qs(urlsplit(hub).query).items()}
@@ -408,7 +412,8 @@ def test_without_a_public_address_a_page_offers_the_download_and_says_how_to_set
     for lang in LANGS:
         bar = site_links.page_bar(lang, "00_setup_and_first_run", None, "main", None)
         assert "mybinder.org" not in bar and 'download="00_setup_and_first_run.ipynb"' in bar
-        assert "[project.urls]" in bar and "pc-no-address" in bar
+        assert "pc-no-address" in bar and "Colab" in bar, "the reader is told where else to run it"
+        assert "[project.urls]" not in bar and "pyproject" not in bar, "the page speaks to a reader, not an author"
 
 
 PLACEHOLDERS = re.compile(r"\bOWNER\b|your-account|example-owner/paddlecourse(?!\.git)|<your[ -]")

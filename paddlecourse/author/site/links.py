@@ -4,7 +4,8 @@ import re
 import subprocess
 from urllib.parse import urlsplit, urlunsplit
 
-from ..deploy_links import NO_ADDRESS, REPO_ROOT, binder_url, lesson_link, lessons_folder, public_repository
+from ..deploy_links import (NO_ADDRESS, REPO_ROOT, binder_url, colab_url, kaggle_url, lesson_link, lessons_folder,
+                            public_repository)
 from .settings import LANGUAGES
 
 
@@ -60,6 +61,10 @@ def page_bar(lang, page, repo, branch, hub_url):
         if repo:
             parts.append(f'<a class="pc-launch" href="{html.escape(binder_url(repo, branch, path))}">'
                          f'{html.escape(words["binder"])}</a>')
+            # Colab and Kaggle open notebooks from GitHub only: elsewhere their links are None and left out
+            for key, url in (("colab", colab_url(repo, branch, path)), ("kaggle", kaggle_url(repo, branch, path))):
+                if url:
+                    parts.append(f'<a class="pc-launch" href="{html.escape(url)}">{html.escape(words[key])}</a>')
         if repo and hub_url:
             link = lesson_link(hub_url, repo, branch, f"{page}.ipynb", lang=lang)
             parts.append(f'<a class="pc-launch" href="{html.escape(link)}">{html.escape(words["hub"])}</a>')

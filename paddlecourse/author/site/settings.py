@@ -25,11 +25,12 @@ LANGUAGES = {
         "minutes": "{} min (core path {})",
         "bar": "Run this page",
         "binder": "Launch on Binder",
+        "colab": "Open in Colab",
+        "kaggle": "Open in Kaggle",
         "hub": "Open on the class JupyterHub",
         "download": "Download the notebook",
-        "no_address": "To run it, download it and open it in JupyterLab with the course installed (README). Binder "
-                      "and hub buttons appear here once the course's public address is set: Repository under "
-                      "[project.urls] in pyproject.toml.",
+        "no_address": "To run it yourself, download it and open it in a Jupyter where the course is installed: your "
+                      "own Python, Colab, Kaggle or AI Studio (the README's \"Where you already work\" says how).",
         "switch": "中文",
         "switch_label": "这一页的中文版",
         "widget_note": "A still picture of an interactive widget: launch the lesson (Binder or JupyterHub) to use it.",
@@ -48,10 +49,12 @@ LANGUAGES = {
         "minutes": "{} 分钟（核心路径 {}）",
         "bar": "运行这一页",
         "binder": "在 Binder 上启动",
+        "colab": "在 Colab 中打开",
+        "kaggle": "在 Kaggle 中打开",
         "hub": "在班级 JupyterHub 上打开",
         "download": "下载 notebook",
-        "no_address": "想运行它，请下载后在装好本课程的 JupyterLab 中打开（见 README）。设定课程的公开地址"
-                      "（pyproject.toml 中 [project.urls] 下的 Repository）之后，这里会出现 Binder 和 Hub 按钮。",
+        "no_address": "想自己运行，请下载后在装好本课程的 Jupyter 中打开：你自己的 Python、Colab、Kaggle 或 AI Studio"
+                      "（做法见 README 的“在你已经在用的地方学”）。",
         "switch": "English",
         "switch_label": "This page in English",
         "widget_note": "这是交互式组件的静态画面：启动本课（Binder 或 JupyterHub）后即可操作。",
