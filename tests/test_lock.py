@@ -60,12 +60,13 @@ def test_a_learners_kernel_needs_no_jupyter_front_end_grading_hub_or_site_packag
     assert {"lab", "teach", "hub", "site", "test"} <= set(PROJECT["optional-dependencies"])
 
 
-def test_requires_python_covers_every_cpython_paddle_3_3_has_wheels_for():
+def test_requires_python_covers_every_cpython_paddle_3_3_1_has_wheels_for():
     from packaging.specifiers import SpecifierSet
 
     allowed = SpecifierSet(PROJECT["requires-python"])
-    assert all(version in allowed for version in ["3.10.0", "3.11.7", "3.12.1", "3.13.0"])
-    assert "3.9.18" not in allowed, "Paddle 3.3.1 has no wheel for 3.9"
+    assert all(version in allowed for version in ["3.9.0", "3.10.0", "3.11.7", "3.12.1", "3.13.0"]), \
+        "Paddle 3.3.1 has wheels for cp39 to cp313"
+    assert "3.8.18" not in allowed and "3.14.0" not in allowed, "Paddle 3.3.1 has no wheel for 3.8 or 3.14"
 
 
 @pytest.mark.parametrize("extras", [(), ("lab", "teach", "hub", "site", "test")], ids=["package", "all extras"])
