@@ -4,7 +4,7 @@
     .venv/bin/python tools/lock.py --upgrade    every package to the newest its range allows
 
 The lock is what the course's own environments install (make lab, make test, Binder, the hub image, CI):
-every package, direct or not, at one exact version, for the course's interpreter (CPython 3.11.7 on Linux
+every package, direct or not, at one exact version, for the course's interpreter (CPython 3.11 on Linux
 x86_64). pip reads it as constraints (`pip install -c requirements.lock -e ".[test]"`), so each environment
 takes only the part it needs. uv keeps the versions already in requirements.lock unless --upgrade is given, so
 adding a package to pyproject.toml moves nothing else.
@@ -22,8 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements.lock"
-# the course's interpreter: the one environment.yml, binder/ and deploy/ install
-PYTHON = ["--python-version", "3.11.7", "--python-platform", "x86_64-unknown-linux-gnu"]
+# the course's interpreter: CPython 3.11 on Linux, as environment.yml, binder/ and deploy/ install it. Resolved
+# for 3.11.0, so every 3.11.x can install the lock: Debian 12's is 3.11.2, and soupsieve 4.1 (say) needs 3.11.5
+PYTHON = ["--python-version", "3.11", "--python-platform", "x86_64-unknown-linux-gnu"]
 SERVER_EXTRAS = ["lab", "teach", "hub"]   # a learner's server: Binder, the hub image, conda users
 CONDA_FILES = [ROOT / "environment.yml", ROOT / "binder" / "environment.yml"]
 

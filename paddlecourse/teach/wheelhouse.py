@@ -17,7 +17,7 @@ lessons, so the laptops need no copy of the repository. On the offline machine:
     .venv/bin/jupyter lab paddlecourse-lessons
 
 Without ``--platform`` the wheels are for the machine running the command. The
-full set is about 450 MB (the Paddle wheel alone about 195 MB).
+full set for Linux is about 330 MB (the Paddle wheel alone about 195 MB).
 """
 import subprocess
 import sys
