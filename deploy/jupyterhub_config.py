@@ -9,36 +9,36 @@
 - Idle servers are stopped by jupyterhub-idle-culler, a hub service.
 
 Every site-specific value has a default for a real server and can be changed with an
-environment variable (PADDLECOURSE_HUB_*), which is how tests/hub/ runs this same file on
-loopback with temporary folders.
+environment variable (PADDLECOURSE_HUB_*, listed with the others in paddlecourse/settings.py and
+instructors/settings.md), which is how tests/hub/ runs this same file on loopback with temporary folders.
 """
 import grp
-import os
 import pwd
 import sys
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (injected by JupyterHub)
 
-DEPLOY = Path(__file__).resolve().parent
-env = os.environ.get
+from paddlecourse.settings import setting as env   # the hub's environment has the course installed
 
-STUDENTS = env("PADDLECOURSE_HUB_STUDENTS_GROUP", "paddlecourse-students")
-INSTRUCTORS = env("PADDLECOURSE_HUB_INSTRUCTORS_GROUP", "paddlecourse-instructors")
-EXCHANGE = env("PADDLECOURSE_HUB_EXCHANGE", "/srv/nbgrader/exchange")
-STATE = Path(env("PADDLECOURSE_HUB_STATE", "/srv/jupyterhub"))  # database, cookie secret, logs
+DEPLOY = Path(__file__).resolve().parent
+
+STUDENTS = env("PADDLECOURSE_HUB_STUDENTS_GROUP")
+INSTRUCTORS = env("PADDLECOURSE_HUB_INSTRUCTORS_GROUP")
+EXCHANGE = env("PADDLECOURSE_HUB_EXCHANGE")
+STATE = Path(env("PADDLECOURSE_HUB_STATE"))  # database, cookie secret, logs
 # The environment holding the course, its kernel and jupyterhub-singleuser (install.sh makes it).
-PREFIX = Path(env("PADDLECOURSE_HUB_PREFIX", sys.prefix))
-IDLE_TIMEOUT = int(env("PADDLECOURSE_HUB_IDLE_TIMEOUT", "3600"))  # seconds without activity
+PREFIX = Path(env("PADDLECOURSE_HUB_PREFIX") or sys.prefix)
+IDLE_TIMEOUT = int(env("PADDLECOURSE_HUB_IDLE_TIMEOUT"))  # seconds without activity
 
 # ---------------------------------------------------------------- network
-c.JupyterHub.bind_url = env("PADDLECOURSE_HUB_URL", "http://:8000")
+c.JupyterHub.bind_url = env("PADDLECOURSE_HUB_BIND_URL")
 c.JupyterHub.hub_ip = "127.0.0.1"  # the hub API stays on loopback; learners come in through the proxy
 if env("PADDLECOURSE_HUB_HUB_PORT"):
     c.JupyterHub.hub_port = int(env("PADDLECOURSE_HUB_HUB_PORT"))
 if env("PADDLECOURSE_HUB_PROXY_API_PORT"):
     c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{env('PADDLECOURSE_HUB_PROXY_API_PORT')}"
-c.ConfigurableHTTPProxy.command = [env("PADDLECOURSE_HUB_PROXY", "configurable-http-proxy")]
+c.ConfigurableHTTPProxy.command = [env("PADDLECOURSE_HUB_PROXY")]
 c.ConfigurableHTTPProxy.should_start = True  # the hub starts and stops its proxy with itself
 
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
@@ -49,7 +49,7 @@ c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
 c.JupyterHub.authenticator_class = "pam"
 c.PAMAuthenticator.allowed_groups = {STUDENTS, INSTRUCTORS}
 c.PAMAuthenticator.open_sessions = False  # no PAM session: nothing to clean up, as TLJH does
-c.Authenticator.admin_users = set(filter(None, env("PADDLECOURSE_HUB_ADMINS", "").split(",")))
+c.Authenticator.admin_users = set(filter(None, env("PADDLECOURSE_HUB_ADMINS").split(",")))
 
 
 def unix_groups(username):
@@ -65,14 +65,19 @@ c.JupyterHub.spawner_class = "localprocess"
 c.Spawner.cmd = [str(PREFIX / "bin" / "python"), "-m", "jupyterhub.singleuser"]
 c.Spawner.default_url = "/lab"
 c.Spawner.notebook_dir = "~"
-c.Spawner.args = [arg for arg in env("PADDLECOURSE_HUB_SERVER_ARGS", "").split() if arg]
+c.Spawner.args = [arg for arg in env("PADDLECOURSE_HUB_SERVER_ARGS").split() if arg]
 c.Spawner.start_timeout = 120  # a first start imports JupyterLab on a busy server
 c.Spawner.http_timeout = 120
 # LocalProcessSpawner does not enforce these: it hands them to the server as MEM_LIMIT and
 # CPU_LIMIT (shown by jupyter-resource-usage where installed). They are the per-learner
 # figures measured for this course (instructors/hub.md); Kubernetes enforces the same ones.
-c.Spawner.mem_limit = env("PADDLECOURSE_HUB_MEM_LIMIT", "896M")  # deploy/sizing.py
-c.Spawner.cpu_limit = float(env("PADDLECOURSE_HUB_CPU_LIMIT", "1"))
+# deploy/sizing.py derives them from deploy/measurements.json, as it does for the Kubernetes values
+sys.path.insert(0, str(DEPLOY))
+import sizing  # noqa: E402
+
+_measured = sizing.kubernetes_resources(sizing.load())
+c.Spawner.mem_limit = env("PADDLECOURSE_HUB_MEM_LIMIT") or _measured["memory"]["limit"]
+c.Spawner.cpu_limit = float(env("PADDLECOURSE_HUB_CPU_LIMIT") or _measured["cpu"]["limit"])
 c.Spawner.environment = {
     "GLOG_minloglevel": "2",  # Paddle's C++ log lines, for anything the learner starts
     "PADDLECOURSE_EXCHANGE": EXCHANGE,

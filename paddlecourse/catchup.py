@@ -21,6 +21,7 @@ import re
 from .language import _
 from .lesson_context import grading_in_progress, solution_dirs
 from .notebook_cells import read_cells
+from .settings import setting
 
 OFF_VALUES = {"off", "0", "false", "no", "disabled"}
 _EXERCISE = re.compile(r"^l(?P<lesson>\d+)-ex(?P<number>\d+)(?:-answer)?$")
@@ -40,7 +41,7 @@ def disabled_reason():
         return _("Catch-up is disabled while nbgrader runs this notebook "
                  "(NBGRADER_EXECUTION={value}): graded work must be your own.").format(
             value=os.environ["NBGRADER_EXECUTION"])
-    if os.environ.get("PADDLECOURSE_CATCHUP", "").strip().lower() in OFF_VALUES:
+    if setting("PADDLECOURSE_CATCHUP").strip().lower() in OFF_VALUES:
         return _("Catch-up is disabled by your instructor (PADDLECOURSE_CATCHUP=off). Ask them for help instead.")
     return None
 

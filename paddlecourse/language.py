@@ -23,11 +23,12 @@ their first cell), ``set_language("zh")``, or ``PADDLECOURSE_LANG=zh`` for the c
 default is English. An entry that is missing, fuzzy or empty falls back to English, so a catalogue
 that lags behind never breaks a lesson; tests/test_translations.py keeps them complete.
 """
-import os
 import re
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+
+from .settings import setting
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 DEFAULT = "en"
@@ -43,7 +44,7 @@ def language():
     """The language in force: the one set in this process, else $PADDLECOURSE_LANG, else English."""
     if _chosen:
         return _chosen
-    wanted = os.environ.get(ENVIRONMENT, "").strip().lower().replace("_", "-")
+    wanted = setting(ENVIRONMENT).strip().lower().replace("_", "-")
     return _known(wanted.split("-")[0]) or DEFAULT
 
 

@@ -4,6 +4,8 @@ where the course's solutions are. Shared by catch-up and progress (which imports
 import os
 from pathlib import Path
 
+from .settings import setting
+
 
 def grading_in_progress():
     """True while nbgrader executes the notebook (autograde or validate).
@@ -34,8 +36,8 @@ def solution_dirs():
     installed course's (the wheel's copy, or the repository's)."""
     here = Path.cwd()
     candidates = []
-    if os.environ.get("PADDLECOURSE_SOLUTIONS"):
-        candidates.append(Path(os.environ["PADDLECOURSE_SOLUTIONS"]))
+    if setting("PADDLECOURSE_SOLUTIONS"):
+        candidates.append(Path(setting("PADDLECOURSE_SOLUTIONS")))
     candidates += [here / "solutions", here.parent / "solutions", course_folder("solutions")]
     seen, found = set(), []
     for folder in filter(None, candidates):

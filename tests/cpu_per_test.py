@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from paddlecourse.teach.grading.sandbox import _own_cgroup   # where this process sits in a controller's tree
+from paddlecourse.settings import setting
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
@@ -72,6 +73,6 @@ def register(config):
     # in each worker, or in the one process of a run without workers; never in xdist's controller, whose group
     # would hold the workers' (they are its children) and outlive them
     controller = config.getoption("numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ
-    if os.environ.get("PADDLECOURSE_CPU_PER_TEST") == "1" and not controller:
+    if setting("PADDLECOURSE_CPU_PER_TEST") == "1" and not controller:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         config.pluginmanager.register(CpuPerTest(worker), "paddlecourse-cpu-per-test")

@@ -12,12 +12,13 @@ import nbformat
 import pytest
 
 from paddlecourse.teach import grading
+from paddlecourse.settings import setting
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 # how many submissions each class test grades at once: 2 in `make test`; PADDLECOURSE_GRADING_JOBS=1 runs the
 # same classes one at a time (every honest submission must earn the same score at either, quiet or loaded)
-JOBS = int(os.environ.get("PADDLECOURSE_GRADING_JOBS", "2"))
+JOBS = int(setting("PADDLECOURSE_GRADING_JOBS"))
 
 
 def sandbox_or_skip():

@@ -196,7 +196,7 @@ class Hub:
         self.env = dict(
             {k: v for k, v in os.environ.items() if not k.startswith("PADDLECOURSE_")},   # as run() does
             PATH=f"{Path(prefix) / 'bin'}:{os.environ.get('PATH', '')}",
-            PADDLECOURSE_HUB_URL=f"http://127.0.0.1:{self.port}",
+            PADDLECOURSE_HUB_BIND_URL=f"http://127.0.0.1:{self.port}",
             PADDLECOURSE_HUB_HUB_PORT=str(free_port()),
             PADDLECOURSE_HUB_PROXY_API_PORT=str(free_port()),
             PADDLECOURSE_HUB_STATE=str(self.state),

@@ -30,9 +30,11 @@ sys.path.insert(0, str(HERE.parent))
 import hubctl  # noqa: E402
 from system_parts import require_system_part  # noqa: E402
 
+from paddlecourse.settings import setting  # noqa: E402
+
 ROOT = hubctl.REPO
 USER = "pcbinder-jovyan"  # repo2docker's user is called jovyan
-WHEELS = Path(os.environ.get("PADDLECOURSE_BINDER_WHEELS", "/var/cache/paddlecourse/binder-wheels"))
+WHEELS = Path(setting("PADDLECOURSE_BINDER_WHEELS"))
 LESSON = "solutions/00_setup_and_first_run.ipynb"
 
 pytestmark = [pytest.mark.timeout(1200), pytest.mark.hub]

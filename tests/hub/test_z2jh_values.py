@@ -107,5 +107,7 @@ def test_the_tljh_rule():
 
 
 def test_the_one_server_hub_announces_the_same_memory_limit():
-    limit = sizing.kubernetes_resources(sizing.load())["memory"]["limit"]
-    assert f'"PADDLECOURSE_HUB_MEM_LIMIT", "{limit}"' in (ROOT / "deploy" / "jupyterhub_config.py").read_text()
+    """The one-server hub asks deploy/sizing.py, as the Kubernetes values are checked against it above."""
+    config = (ROOT / "deploy" / "jupyterhub_config.py").read_text()
+    assert 'env("PADDLECOURSE_HUB_MEM_LIMIT") or _measured["memory"]["limit"]' in config
+    assert "896" not in config, "a figure copied by hand goes stale when the measurements move"

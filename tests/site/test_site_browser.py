@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from lab import SCREENSHOTS  # noqa: E402
 
 from paddlecourse.author.sources import solution_paths  # noqa: E402
+from paddlecourse.settings import setting  # noqa: E402
 
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1366, 390)
@@ -32,7 +33,7 @@ SHOTS = SCREENSHOTS / "site"
 # A whole lesson page is 30-40 thousand pixels tall: a full-page picture of each of the 50 views cost about
 # 3 minutes of the suite. The tests read the page itself (overflow, pictures, axe); the screenshot is for a
 # person to look at, so by default it is the first screen, and the whole page with PADDLECOURSE_FULL_SCREENSHOTS=1.
-FULL_PAGES = os.environ.get("PADDLECOURSE_FULL_SCREENSHOTS") == "1"
+FULL_PAGES = setting("PADDLECOURSE_FULL_SCREENSHOTS") == "1"
 RECORDS = ROOT / "test-artifacts" / "site"  # per page: its screenshots and axe's findings of every impact
 NAMES = [p.stem for p in solution_paths(ROOT / "solutions", include_extras=True)] + ["index", "search", "genindex"]
 PAGES = [f"{LANG_FOLDERS[lang]}/{name}.html".lstrip("/") for lang in LANG_FOLDERS for name in NAMES]

@@ -2,8 +2,10 @@
 `paddlecourse course create ~/paddle-grading --exchange /srv/nbgrader/exchange`, shown in Formgrader."""
 import os
 
+from paddlecourse.settings import setting   # the server's environment has the course installed
+
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "paddlecourse"
-c.CourseDirectory.root = os.path.expanduser(os.environ.get("PADDLECOURSE_COURSE_DIR", "~/paddle-grading"))
-c.Exchange.root = os.environ.get("PADDLECOURSE_EXCHANGE", "/srv/nbgrader/exchange")
+c.CourseDirectory.root = os.path.expanduser(setting("PADDLECOURSE_COURSE_DIR"))
+c.Exchange.root = setting("PADDLECOURSE_EXCHANGE")
 c.Exchange.assignment_dir = os.path.expanduser("~")

@@ -1,5 +1,4 @@
 """The index, the prepared notebooks and the Sphinx build of both languages."""
-import os
 import shutil
 import subprocess
 import sys
@@ -9,6 +8,7 @@ from pathlib import Path
 
 import nbformat
 
+from ...settings import setting
 from ..deploy_links import NO_ADDRESS, REPO_ROOT, lesson_link
 from .links import default_branch, page_bar, repository
 from .pages import lesson_summary, page_notebook
@@ -98,7 +98,7 @@ def build_site(out=DEFAULT_OUT, hub_url=None, repo=None, branch=None, root=REPO_
     """Build the whole site into `out`; returns a report (pages, seconds, notes)."""
     start = time.monotonic()
     notes = []
-    hub_url = hub_url if hub_url is not None else os.environ.get(HUB_URL_ENV) or None
+    hub_url = hub_url if hub_url is not None else setting(HUB_URL_ENV) or None
     repo = repository(repo, notes)
     if hub_url and not repo:
         raise SiteError(f"a hub's buttons need the repository learners pull: {NO_ADDRESS}.")

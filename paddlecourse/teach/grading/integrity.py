@@ -12,9 +12,10 @@ The record lives outside the course directory (``$PADDLECOURSE_STATE_DIR``, defa
 """
 import hashlib
 import json
-import os
 import sqlite3
 from pathlib import Path
+
+from ...settings import setting
 
 
 class IntegrityError(RuntimeError):
@@ -34,7 +35,7 @@ WHERE g.manual_score IS NOT NULL OR g.extra_credit IS NOT NULL
 
 
 def state_dir():
-    return Path(os.environ.get("PADDLECOURSE_STATE_DIR") or Path.home() / ".local" / "state" / "paddlecourse")
+    return Path(setting("PADDLECOURSE_STATE_DIR")).expanduser()
 
 
 def record_path(course_dir):

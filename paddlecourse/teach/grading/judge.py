@@ -41,7 +41,6 @@ source notebook) is not run at all: it scores 0 and is listed "needs a look".
 import dataclasses
 import hashlib
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +48,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_markdown_cell
 
+from ...settings import setting
 from . import effects, sandbox
 from .cells import grader, is_answer, is_locked, is_test, literal_calls, name_uses, neutral_hidden, without_hidden_tests
 from .feedback import failing_line, hidden_line_numbers
@@ -340,12 +340,12 @@ class ApplyJudgement(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         info = resources.get("nbgrader", {})
         student, assignment, notebook = info.get("student"), info.get("assignment"), info.get("notebook")
-        folder = os.environ.get("PADDLECOURSE_JUDGEMENTS")
+        folder = setting("PADDLECOURSE_JUDGEMENTS")
         saved = Path(folder) / str(student) / f"{notebook}.json" if folder else None
         if saved is not None and saved.exists():
             judgement = Judgement.from_json(saved.read_text(encoding="utf-8"))
         else:
-            use_sandbox = os.environ.get("PADDLECOURSE_SANDBOX", "on") != "off"
+            use_sandbox = setting("PADDLECOURSE_SANDBOX") != "off"
             if use_sandbox and not sandbox.available():
                 raise sandbox.SandboxMissing("bubblewrap is missing; " + sandbox.RISK)
             course = Path.cwd()
