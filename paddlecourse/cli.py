@@ -32,8 +32,11 @@ def _build(args):
     for path in build_lessons(args.solutions, args.lessons):
         print(f"wrote {path}")
     from .author.readme_links import update_readmes
+    from .author.settings_page import update_pages
 
-    for path in update_readmes():   # the Binder badge, from the course's public address
+    for path in update_readmes():   # the launch badges, from the course's public address
+        print(f"wrote {path}")
+    for path in update_pages():     # the table of PADDLECOURSE_* variables, from paddlecourse/settings.py
         print(f"wrote {path}")
 
 
@@ -75,7 +78,13 @@ def _facts(args):
 
 def _course(args):
     from .teach import grading
+    from .teach.grading.preflight import CourseMistake, check
 
+    try:
+        check(args.action, args.dir, args.assignment)
+    except CourseMistake as mistake:
+        print(mistake, file=sys.stderr)
+        return 2
     try:
         return _course_action(args)
     except (grading.IntegrityError, grading.SandboxMissing) as stop:
@@ -91,7 +100,8 @@ def _course_action(args):
         path = instructor.create_course(args.dir, exchange=args.exchange, overwrite_config=args.overwrite_config,
                                         generate=not args.no_generate, lang=args.lang)
         ids = ", ".join(instructor.lessons_by_assignment())
-        print(f"course directory ready: {path}\nassignments: {ids}\nnext: cd {path} && paddlecourse course release ASSIGNMENT")
+        step = "generate ASSIGNMENT, then release ASSIGNMENT" if args.no_generate else "release ASSIGNMENT"
+        print(f"course directory ready: {path}\nassignments: {ids}\nnext: cd {path} && paddlecourse course {step}")
         return 0
     if action == "timing":
         text, _ = instructor.timing_report(args.notebooks or None)
@@ -112,9 +122,6 @@ def _course_action(args):
     if action == "export":
         print(f"grades written to {instructor.export_grades(args.dir, args.to)}")
         return 0
-    if not args.assignment:
-        print(f"paddlecourse course {action} needs an assignment id (e.g. l00)", file=sys.stderr)
-        return 2
     if action == "generate":
         instructor.generate_assignment(args.dir, args.assignment)
         print(f"student version of {args.assignment} in {args.dir}/release/{args.assignment}/")
@@ -124,7 +131,9 @@ def _course_action(args):
               f"--course {instructor.COURSE_ID} --Exchange.root={instructor.exchange_root(args.dir)}")
     elif action == "collect":
         instructor.collect(args.dir, args.assignment)
-        print(f"collected: {', '.join(instructor.submitted_students(args.dir, args.assignment)) or 'nobody yet'}")
+        students = instructor.submitted_students(args.dir, args.assignment)
+        print(f"collected {args.assignment}: {', '.join(students)}" if students else
+              f"nobody has submitted {args.assignment} yet: students hand in with `nbgrader submit {args.assignment}`")
     elif action == "grade":
         if args.no_sandbox:
             print("WARNING: grading WITHOUT the sandbox. " + instructor.sandbox.RISK, file=sys.stderr)

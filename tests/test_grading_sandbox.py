@@ -147,6 +147,9 @@ def test_output_is_limited_in_bytes_not_lines():
 
 def test_grading_refuses_without_bubblewrap_unless_told(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(sandbox, "bwrap_path", lambda: None)
+    # a course directory with one collected submission, as far as `grade` looks before it starts
+    (tmp_path / "nbgrader_config.py").write_text('c = get_config()\nc.CourseDirectory.course_id = "paddlecourse"\n')
+    (tmp_path / "submitted" / "ada" / "l00").mkdir(parents=True)
     code = cli.main(["course", "grade", "l00", "--dir", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 3
