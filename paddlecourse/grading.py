@@ -1,4 +1,4 @@
-"""The old name of ``paddlecourse.teach.grading``, for course directories created before issue 27.
+"""The old name of ``paddlecourse.teach.grading``, for course directories created before the library was split into rooms per reader.
 
 Their ``nbgrader_config.py`` (recorded by the integrity check, so editing it stops ``grade`` until
 ``paddlecourse course trust``) names ``paddlecourse.grading.judge.ApplyJudgement`` and

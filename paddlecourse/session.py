@@ -11,7 +11,7 @@ from .language import _, language, set_language
 HARMLESS_WARNINGS = (
     "No ccache found",  # paddle.utils.cpp_extension, at import time
     "Tensor do not have 'place' interface for pir graph mode",  # inside paddle.utils.run_check()
-    "Value do not have 'place' interface for pir graph mode",  # the same warning on 3.2.2 (issue 24)
+    "Value do not have 'place' interface for pir graph mode",  # the same warning in Paddle 3.2.2's words
 )
 
 

@@ -34,7 +34,7 @@ def pinned_paddle_version():
 
 def check_version():
     """The pinned version passes; another 3.x passes with a note (the lessons run on it and say where it
-    differs, issue 24); anything else fails."""
+    differs); anything else fails."""
     import paddle
     from packaging.version import InvalidVersion, Version
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Try the course on another Paddle release (issue 24): a throw-away venv with paddlepaddle==VERSION and every
+# Try the course on another Paddle release (a learner may have any 3.x): a throw-away venv with paddlepaddle==VERSION and every
 # other package at the course's lock (requirements.lock), the course installed from this checkout, its kernel installed into
 # that venv only; then `paddlecourse verify`, `paddlecourse verify --facts`, and every solution, counting error cells.
 #

@@ -58,7 +58,7 @@ def make_predictor(prefix, threads=1, ir_optim=True, onednn=True):
     config.switch_ir_optim(ir_optim)
     config.set_cpu_math_library_num_threads(threads)
     if not onednn:
-        # disable_onednn() is missing on 3.0.0; disable_mkldnn() works on 3.0.0, 3.2.2 and 3.3.1 (issue 24)
+        # disable_onednn() is missing on 3.0.0; disable_mkldnn() works on 3.0.0, 3.2.2 and 3.3.1, the releases the course was run on
         config.disable_mkldnn()
     config.disable_glog_info()  # else every pass prints a "--- Running PIR pass" line
     return inference.create_predictor(config)

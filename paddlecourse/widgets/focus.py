@@ -1,4 +1,5 @@
-"""A keyboard focus a learner can see on every control of the course's widgets (issue 25, WCAG 2.2).
+"""A keyboard focus a learner can see on every control of the course's widgets (WCAG 2.2, 2.4.7 Focus Visible,
+and a ring that contrasts 3:1 as 2.4.13 Focus Appearance asks).
 
 JupyterLab draws a focused widget button with a 1 px light-blue outline on light grey: hard to find.
 `with_visible_focus` gives a widget's outer box the class ``pc-widget`` and a hidden style element whose

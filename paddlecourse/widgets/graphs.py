@@ -4,7 +4,7 @@ Both graph views (the autograd tape of lesson 02, the static Program of lesson
 04) describe their graph as nodes and edges and hand it to this class; it owns
 the drawing, so the views only decide what the graph *is*.
 
-What the drawing promises (issue 11):
+What the drawing promises, so that every reader can read it:
 - colours from the Okabe-Ito colour-blind-safe palette, each kind with a second
   cue (shape and border style), and a legend drawn inside the picture that names
   each colour in the words the lessons use (``LEGEND``);

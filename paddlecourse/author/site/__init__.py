@@ -1,4 +1,4 @@
-"""The course as a website (authors' tool, issue 16): `paddlecourse site`, or `make site`.
+"""The course as a website (an author's tool): `paddlecourse site`, or `make site`.
 
 One page per lesson and for the glossary, and an index, in English and in Chinese. A page is the
 learner's student copy (lessons/, lessons/zh/) with the stored outputs of the executed solution

@@ -4,7 +4,7 @@ Judging (two or three sandboxed runs per submission, judge.py) is the slow part 
 time in worker threads, each waiting on its own sandbox. Nothing is written to the gradebook
 while they run: the judgements go to a private temporary folder, and then ONE
 ``nbgrader autograde`` process records them all, one after another, so the gradebook (SQLite)
-never sees two writers (nbgrader issue #174).
+never sees two writers (jupyter/nbgrader#174).
 """
 import os
 import re
