@@ -74,6 +74,18 @@ def _fix_chinese_stemmer(app, exception):
                             encoding="utf-8")
 
 
+def _course_words_for_chinese_search(app, config):
+    """jieba, which splits the Chinese pages into search words, learns the glossary's terms: without them 静态图
+    was indexed as 静态 + 图, and a search for it found nothing (paddlecourse/author/site/search_words.py)."""
+    if not str(config.language).startswith("zh"):
+        return
+    from paddlecourse.author.site.search_words import write_user_dictionary
+
+    words = write_user_dictionary(Path(app.doctreedir).parent / "course-words.zh.txt")
+    config.html_search_options = {**(config.html_search_options or {}), "dict": str(words)}
+
+
 def setup(app):
+    app.connect("config-inited", _course_words_for_chinese_search)
     app.connect("build-finished", _copy_mathjax)
     app.connect("build-finished", _fix_chinese_stemmer)

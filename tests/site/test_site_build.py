@@ -448,3 +448,38 @@ def test_the_pages_workflow_publishes_what_make_site_builds():
     uploads = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-pages-artifact")]
     assert uploads and uploads[0]["with"]["path"] == "build/site"
     assert workflow[True]["push"]["branches"] == ["main"]   # YAML 1.1 reads the key `on` as True
+
+
+def search_index(built, lang):
+    """The Sphinx search index of one language: {term: [page names]} (the page search.html looks words up in)."""
+    text = (folder(built, lang) / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1: text.rindex(")")])
+    pages = index["docnames"]
+
+    def names(found):
+        return [pages[i] for i in ([found] if isinstance(found, int) else found)]
+
+    terms = {term: names(found) for term, found in index["terms"].items()}
+    for term, found in index.get("titleterms", {}).items():
+        terms.setdefault(term, []).extend(names(found))
+    return terms
+
+
+def test_a_search_for_each_glossary_term_finds_the_glossary_in_both_languages(built_site):
+    """Chinese search once found nothing for 静态图 (jieba split it into 静态 + 图); each glossary term's Chinese
+    words are now single search words of the Chinese pages, and each English term's words of the English ones."""
+    from sphinx.search.en import SearchEnglish
+
+    from paddlecourse.author.site.search_words import chinese_words, glossary_terms
+
+    chinese = search_index(built_site, "zh")
+    missing = [word for word in chinese_words() if "glossary" not in chinese.get(word, [])]
+    assert not missing, f"a Chinese search for these finds no glossary page: {missing}"
+    assert {"静态图", "动态图", "动转静"} <= set(chinese_words())
+
+    english, splitter = search_index(built_site, "en"), SearchEnglish({})
+    words = {term: [splitter.stem(w) for w in splitter.split(term)
+                    if splitter.word_filter(w) and w.lower() not in splitter.stopwords] for term, _ in glossary_terms()}
+    missing = [term for term, stems in words.items() if not stems or any("glossary" not in english.get(s, [])
+                                                                          for s in stems)]
+    assert not missing, f"an English search for these finds no glossary page: {missing}"
