@@ -4,20 +4,31 @@ import json
 from pathlib import Path
 
 from ...progress import deeper_in
-from .course import nbgrader
+from .course import COURSE_ID, exchange_root, nbgrader
 from .integrity import verify
 
 CORE_COLUMNS = ("core_score", "core_max_score")
 
 
 def export_grades(course_dir, to="grades.csv"):
-    """Every grade in the gradebook to a CSV file (nbgrader export), plus each submission's points on the core
-    path (the exercises whose test cell is not marked deeper); returns its path."""
+    """Every grade of a released lesson in the gradebook to a CSV file (nbgrader export), plus each submission's
+    points on the core path (the exercises whose test cell is not marked deeper); returns its path.
+
+    `create` puts every lesson in the gradebook, so nbgrader's own export has a row of 0.0 per student for each
+    lesson never handed out; those rows are left out (a lesson counts as handed out once it was released or
+    anything of it was collected)."""
     verify(course_dir)
     nbgrader(course_dir, "export", "--to", to)
     path = Path(course_dir) / to
     add_core_columns(course_dir, path)
     return path
+
+
+def handed_out(course_dir, assignment):
+    """True once ``assignment`` was released to the exchange, or a submission of it was collected."""
+    folder = Path(course_dir)
+    return (Path(exchange_root(folder)) / COURSE_ID / "outbound" / assignment).is_dir() or \
+        any(p.is_dir() for p in (folder / "submitted").glob(f"*/{assignment}"))
 
 
 def off_core_path(course_dir, assignment):
@@ -36,6 +47,8 @@ def add_core_columns(course_dir, path):
         rows = list(csv.DictReader(table))
     if not rows:
         return
+    fields = [*rows[0].keys(), *(c for c in CORE_COLUMNS if c not in rows[0])]
+    rows = [row for row in rows if handed_out(course_dir, row["assignment"])]
     deeper = {}
     with Gradebook(f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}") as gradebook:
         for row in rows:
@@ -50,6 +63,6 @@ def add_core_columns(course_dir, path):
             core = [g for notebook in submission.notebooks for g in notebook.grades if g.name not in deeper[assignment]]
             row.update(core_score=sum(g.score for g in core), core_max_score=sum(g.max_score for g in core))
     with open(path, "w", newline="", encoding="utf-8") as table:
-        writer = csv.DictWriter(table, fieldnames=[*rows[0].keys()])
+        writer = csv.DictWriter(table, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
