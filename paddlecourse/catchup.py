@@ -20,6 +20,7 @@ import re
 
 from .language import _
 from .lesson_context import grading_in_progress, solution_dirs
+from .lesson_index import lesson_paths
 from .notebook_cells import read_cells
 from .settings import setting
 
@@ -65,7 +66,7 @@ def known_exercises():
     """Every exercise id the solutions found here define, in lesson order."""
     found = []
     for folder in solution_dirs():
-        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        for path in lesson_paths(folder):
             try:
                 cells = read_cells(path)
             except Exception:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .language import _, N_, ngettext
 from .lesson_context import grading_in_progress, solution_dirs
+from .lesson_index import lesson_paths
 from .notebook_cells import read_cells
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
@@ -145,7 +146,7 @@ def current_lesson():
     """The lesson ("02") whose cells ran last in this kernel, or None: a short id like `ex2` means this one."""
     owners = {}
     for folder in _lesson_dirs():
-        for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        for path in lesson_paths(folder):
             try:
                 cells = read_cells(path)
             except Exception:
@@ -161,7 +162,7 @@ def current_lesson():
 def known_lessons():
     numbers = set()
     for folder in _lesson_dirs():
-        numbers.update(p.name[:2] for p in folder.glob("[0-9][0-9]_*.ipynb"))
+        numbers.update(p.name[:2] for p in lesson_paths(folder))
     return sorted(numbers)
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from paddlecourse import catchup as catchup_module
 from paddlecourse.catchup import CatchUpError, catchup, disabled_reason, parse_exercise, solution_code
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +22,7 @@ def catchup_on(monkeypatch):
 def all_exercises():
     """Every answer cell of every lesson that exists (later lessons are covered without new code)."""
     found = []
-    for path in sorted((ROOT / "solutions").glob("[0-9]*.ipynb")):
+    for path in lesson_paths(ROOT / "solutions"):
         for cell in nbformat.read(path, as_version=4).cells:
             grader = cell.metadata.get("nbgrader", {})
             if grader.get("solution") and grader.get("grade_id", "").endswith("-answer"):

@@ -10,11 +10,12 @@ import nbformat
 import pytest
 
 from paddlecourse.teach import grading as instructor
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.timeout(900)
 
-LESSONS = sorted((ROOT / "solutions").glob("[0-9]*.ipynb"))
+LESSONS = lesson_paths(ROOT / "solutions")
 
 
 FAKE_CHECKS = """import paddlecourse, paddlecourse.checks

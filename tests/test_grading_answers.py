@@ -6,6 +6,7 @@ import numpy as np
 import paddle
 import pytest
 
+from paddlecourse.lesson_index import lesson_paths
 from paddlecourse.teach.grading.answers import Unsupported, decode, encode, replay
 
 
@@ -334,7 +335,7 @@ def test_every_function_or_class_answer_is_judged_by_the_students_own_code():
 
     root = __import__("pathlib").Path(__file__).resolve().parent.parent
     seen = {}
-    for path in sorted((root / "solutions").glob("0*.ipynb")):
+    for path in lesson_paths(root / "solutions"):
         notebook = nbformat.read(path, as_version=4)
         plan = plans.plan_for(notebook)
         for cell in notebook.cells:

@@ -8,9 +8,10 @@ import pytest
 from paddlecourse.author.build import student_copy
 from paddlecourse.cli import main
 from paddlecourse.teach.live_coding import KEEP_TAG, live_copy
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-SOLUTIONS = sorted((ROOT / "solutions").glob("[0-9]*.ipynb"))
+SOLUTIONS = lesson_paths(ROOT / "solutions")
 
 
 def is_test(cell):

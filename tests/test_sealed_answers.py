@@ -7,9 +7,10 @@ import pytest
 
 from paddlecourse import CheckFailed, check_answer, check_value
 from paddlecourse.sealed import seal, sealed
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = lesson_paths(ROOT / "lessons")
 
 
 def test_a_sealed_answer_matches_the_same_choice_in_any_form():

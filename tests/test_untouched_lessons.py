@@ -27,9 +27,10 @@ import pytest
 from lesson_runner import LessonKernel, grade_id
 
 from paddlecourse.progress import deeper_in
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = lesson_paths(ROOT / "lessons")
 SPEAK = "from paddlecourse import language as _language\n_language.set_language({lang!r})"
 
 

@@ -7,6 +7,8 @@ overwriting what the learner changed) and opens that lesson in JupyterLab.
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
+from ..lesson_index import lesson_paths
+
 REPO_ROOT = Path(__file__).resolve().parents[2]  # paddlecourse/author/ -> the repository
 
 
@@ -17,7 +19,7 @@ class LinkError(ValueError):
 def lesson_names(lessons_dir=None):
     """The lesson notebooks' file names, in course order (lessons/NN_*.ipynb)."""
     folder = Path(lessons_dir) if lessons_dir else REPO_ROOT / "lessons"
-    names = sorted(p.name for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    names = [p.name for p in lesson_paths(folder)]
     if not names:
         raise LinkError(f"no lessons found in {folder}: run this from the course checkout or pass --lessons DIR.")
     return names

@@ -27,9 +27,10 @@ from pathlib import Path
 import pytest
 
 from lab import SCREENSHOTS
+from paddlecourse.lesson_index import lesson_paths
 
 REPO = Path(__file__).resolve().parents[2]
-LESSONS = sorted(path.name for path in (REPO / "solutions").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = [path.name for path in lesson_paths(REPO / "solutions")]
 SIZES = ((1366, 850), (1024, 768))  # the two laptop windows
 MIN_FONT_PX = 9  # = paddlecourse.widgets.figures.MIN_FONT_PX (not imported: the browser tests need no Paddle)
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"

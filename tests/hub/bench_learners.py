@@ -35,6 +35,7 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hubctl  # noqa: E402
 from footprint import footprint_bytes, paddle_alone_bytes, rss_pss_cpu  # noqa: E402
+from paddlecourse.lesson_index import lesson_paths  # noqa: E402
 
 REPO = hubctl.REPO
 PREFIX = "pcbench-"
@@ -211,7 +212,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         parser.error("run as root: the benchmark makes Unix accounts, as a hub's learners have")
-    lessons = sorted((REPO / "solutions").glob("[0-9][0-9]_*.ipynb"))
+    lessons = lesson_paths(REPO / "solutions")
     if args.lessons:
         lessons = [p for p in lessons if p.name[:2] in args.lessons]
     began = time.monotonic()

@@ -7,9 +7,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from paddlecourse.author.deploy_links import LinkError, lesson_link, lesson_links, target_folder
+from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = [p.name for p in lesson_paths(ROOT / "lessons")]
 
 
 def cli(*args):

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...lesson_index import lesson_paths
 from .integrity import record
 
 REPO_ROOT = Path(__file__).resolve().parents[3]  # paddlecourse/teach/grading/ -> the repository
@@ -45,7 +46,7 @@ def lesson_notebooks(repo=REPO_ROOT, lang="en"):
     if lang not in LANGUAGES:
         raise ValueError(f"the course exists in {', '.join(LANGUAGES)}, not {lang!r}")
     folder = Path(repo) / "solutions" / ("" if lang == "en" else lang)
-    return sorted(p for p in folder.glob("[0-9]*.ipynb") if not p.name.startswith("."))
+    return lesson_paths(folder)
 
 
 def lessons_by_assignment(repo=REPO_ROOT, lang="en"):
