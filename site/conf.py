@@ -32,6 +32,7 @@ html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"
 html_context = {"default_mode": "auto"}  # light or dark as the reader's system says; empty, the theme logs an error
 html_css_files = ["paddlecourse.css"]
+html_js_files = ["pc-enlarge.js"]  # a visible "Full size" button under a picture too small to read on a phone
 html_copy_source = False  # the student copy is offered for download instead (notebooks/)
 html_show_sourcelink = False
 html_last_updated_fmt = None

@@ -55,7 +55,11 @@ _PICTURES = """() => [...document.images].filter(img => !(img.complete && img.na
 # The course's pictures (img[data-font-px]: its smallest text at natural size) and that text's size as drawn.
 _PICTURE_TEXT = """() => [...document.querySelectorAll('img[data-font-px]')].filter(img => img.naturalWidth > 0)
   .map(img => ({alt: (img.getAttribute('alt') || '').slice(0, 60), width: Math.round(img.getBoundingClientRect().width),
-                text_px: +(parseFloat(img.dataset.fontPx) * img.getBoundingClientRect().width / img.naturalWidth).toFixed(1)}))"""
+                text_px: +(parseFloat(img.dataset.fontPx) * img.getBoundingClientRect().width / img.naturalWidth).toFixed(1),
+                enlarge: !!(img.pcEnlarge && !img.pcEnlarge.hidden && img.pcEnlarge.getBoundingClientRect().height)}))"""
+# pc-enlarge.js has placed its buttons for this width (it says so once its resize handler has run)
+_ENLARGE_DONE = "() => document.documentElement.dataset.pcEnlargeWidth === String(window.innerWidth)"
+READABLE_PX = 12  # under it, a picture must offer its visible "Full size" button (site/_static/pc-enlarge.js)
 MIN_FONT_PX = 9  # = paddlecourse.widgets.figures.MIN_FONT_PX: narrower than that, a picture scrolls in its card
 _MATH_DONE = "() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)"
 # At 390 px the page is the same HTML with the same colours (the theme's CSS changes layout, not markup or colour,
@@ -143,6 +147,7 @@ def _read_at(page, path, width, color_scheme):
         page.set_viewport_size({"width": width, "height": HEIGHT})
         page.evaluate("() => window.__pcResized")
     page.wait_for_timeout(200)  # the theme's scripts settle (sidebar, table of contents)
+    page.wait_for_function(_ENLARGE_DONE, timeout=30_000)
     overflow = page.evaluate(_OVERFLOW)
     broken = page.evaluate(_PICTURES)
     pictures = page.evaluate(_PICTURE_TEXT)
@@ -158,6 +163,8 @@ def _read_at(page, path, width, color_scheme):
     problems += [f"{width}px: picture did not load: {src}" for src in broken]
     problems += [f"{width}px: a picture's smallest text is {p['text_px']} px (< {MIN_FONT_PX}) at {p['width']} px wide: "
                  f"{p['alt']!r}" for p in pictures if p["text_px"] < MIN_FONT_PX]
+    problems += [f"{width}px: a picture whose text is {p['text_px']} px (< {READABLE_PX}) has no visible Full size button: "
+                 f"{p['alt']!r}" for p in pictures if p["text_px"] < READABLE_PX and not p["enlarge"]]
     problems += [f"{width}px: axe {v['impact']} {v['id']} ({v['help']}) x{v['nodes']}: {v['where']}"
                  for v in violations if v["impact"] in ("serious", "critical")]
     return problems, {"shot": shot.name, "violations": violations,
@@ -202,7 +209,8 @@ def test_the_formulas_are_typeset_by_the_sites_own_mathjax(browser, served_site)
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang, query, lesson", [("en", "accumulate", "Autograd by hand"),
-                                                 ("zh", "梯度", "手算梯度")])
+                                                 ("zh", "梯度", "手算梯度"),
+                                                 ("zh", "静态图", "术语表")])   # jieba once split it: no result
 def test_the_search_finds_a_lesson_by_its_words(browser, served_site, lang, query, lesson):
     """Sphinx's own search, in each language: the Chinese index needs jieba to split Chinese into words (a query
     is not split: one word at a time, 梯度 finds, 梯度累加 does not)."""
@@ -214,5 +222,30 @@ def test_the_search_finds_a_lesson_by_its_words(browser, served_site, lang, quer
         page.locator("#search-results li a").first.wait_for(timeout=20_000)
         titles = page.locator("#search-results li a").all_inner_texts()
         assert any(lesson in title for title in titles), titles
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["glossary.html", "zh/04_inside_a_static_program.html"])
+def test_on_a_phone_a_small_picture_opens_at_full_size(browser, served_site, path):
+    """At 390 px the course's pictures draw their text at about 9 px; the visible Full size button under each
+    opens it at its own size, where the smallest text is at least 12 px, and Esc closes it again."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.goto(served_site + path, wait_until="load")
+        page.wait_for_function(_ENLARGE_DONE, timeout=30_000)
+        button = page.locator("button.pc-enlarge:visible").first
+        button.scroll_into_view_if_needed()
+        label = button.inner_text()
+        assert label == ("查看原图" if path.startswith("zh/") else "Full size"), label
+        button.click()
+        shown = page.evaluate("""() => { const d = document.querySelector('dialog.pc-enlarged'), img = d.querySelector('img');
+            return {open: d.open, text_px: parseFloat(img.dataset.fontPx) * img.getBoundingClientRect().width / img.naturalWidth}; }""")
+        assert shown["open"] and shown["text_px"] >= READABLE_PX, shown
+        page.screenshot(path=str(SHOTS / f"{path.replace('/', '-')[:-5]}-390px-full-size.png"))
+        page.keyboard.press("Escape")
+        assert not page.evaluate("() => document.querySelector('dialog.pc-enlarged').open")
     finally:
         context.close()
