@@ -166,7 +166,7 @@ def _read_at(page, path, width, color_scheme):
     problems += [f"{width}px: a picture whose text is {p['text_px']} px (< {READABLE_PX}) has no visible Full size button: "
                  f"{p['alt']!r}" for p in pictures if p["text_px"] < READABLE_PX and not p["enlarge"]]
     problems += [f"{width}px: axe {v['impact']} {v['id']} ({v['help']}) x{v['nodes']}: {v['where']}"
-                 for v in violations if v["impact"] in ("serious", "critical")]
+                 for v in violations if v["impact"] in ("moderate", "serious", "critical")]
     return problems, {"shot": shot.name, "violations": violations,
                       "smallest_picture_text_px": min((p["text_px"] for p in pictures), default=None)}
 
