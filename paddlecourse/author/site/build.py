@@ -105,7 +105,8 @@ def build_site(out=DEFAULT_OUT, hub_url=None, repo=None, branch=None, root=REPO_
     if hub_url:
         lesson_link(hub_url, repo, "main", "x.ipynb")  # a bad address fails here, in one sentence
     else:
-        notes.append(f"no hub address (--hub-url or ${HUB_URL_ENV}): the pages offer Binder and the download only")
+        offered = "Binder (and Colab and Kaggle for a GitHub repository) and the download" if repo else "the download"
+        notes.append(f"no hub address (--hub-url or ${HUB_URL_ENV}): the pages offer {offered} only")
     branch = branch or default_branch(root)
     out = Path(out).resolve()
     _empty_out(out)
@@ -149,6 +150,7 @@ class SiteReport:
     def __str__(self):
         count = sum(len(names) + 1 for names in self.pages.values())
         lines = [f"site written to {self.out} ({count} pages in {', '.join(self.pages)}) in {self.seconds:.1f} s",
-                 f"open {self.out / 'index.html'}; launch links: {self.repo} @ {self.branch}"
+                 f"open {self.out / 'index.html'}; "
+                 + (f"launch links: {self.repo} @ {self.branch}" if self.repo else "no launch links")
                  + (f", hub {self.hub_url}" if self.hub_url else "")]
         return "\n".join(lines + [f"note: {note}" for note in self.notes])
