@@ -165,7 +165,7 @@ def _course_entry(args):
 def _progress(args):
     from .progress import print_notebook_progress
 
-    return print_notebook_progress(args.notebook)
+    return print_notebook_progress(*args.notebook)
 
 
 def _lessons(args):
@@ -289,7 +289,8 @@ def main(argv=None):
 
     progress = commands.add_parser(
         "progress", help="learners: which exercises of a saved lesson notebook passed, failed or were not run")
-    progress.add_argument("notebook", help="a saved lesson notebook, e.g. lessons/02_autograd_by_hand.ipynb")
+    progress.add_argument("notebook", nargs="+", help="saved lesson notebooks, e.g. lessons/02_autograd_by_hand.ipynb "
+                                                      "(several at once: lessons/0*.ipynb)")
     progress.set_defaults(run=_progress)
 
     lessons = commands.add_parser(

@@ -226,13 +226,16 @@ def format_table(title, rows, where=IN_THIS_KERNEL, not_run=KERNEL_NOT_RUN, deep
     for grade_id, points, state, _type in rows:
         lines.append(f"  {MARKS[state]} {grade_id:<{width}}  {points:>2} {units[points]:<{unit_width}}  "
                      f"{_(STATE_TEXT[state])}" + (_(" (deeper)") if grade_id in deeper else ""))
-    todo = [r[0] for r in rows if r[2] != PASSED and r[0] not in deeper] + \
-        [r[0] for r in rows if r[2] != PASSED and r[0] in deeper]   # the core path's first
-    if todo:
+    core_todo = [r[0] for r in rows if r[2] != PASSED and r[0] not in deeper]
+    deeper_todo = [r[0] for r in rows if r[2] != PASSED and r[0] in deeper]
+    if core_todo:
         lines.append(_("Stuck on one? `%catchup {exercise}` puts its solution in a new cell below.").format(
-            exercise=todo[0]))
-        if any(r[2] == NOT_RUN for r in rows):
-            lines.append(_(not_run))
+            exercise=core_todo[0]))
+    elif deeper_todo:   # the core path is done: the rest is optional, and said to be
+        lines.append(_("The core path is done. The deeper exercises are optional; stuck on one, `%catchup {exercise}` "
+                       "puts its solution in a new cell below.").format(exercise=deeper_todo[0]))
+    if (core_todo or deeper_todo) and any(r[2] == NOT_RUN for r in rows):
+        lines.append(_(not_run))
     return "\n".join(lines)
 
 
@@ -271,24 +274,33 @@ def progress(lesson_id=None):
 # ---------------------------------------------------------------- a saved notebook
 
 def notebook_progress(path):
-    """Rows as in lesson_progress(), read from a saved notebook's stored outputs."""
-    import nbformat
+    """Rows as in lesson_progress(), read from a saved notebook's stored outputs.
 
+    An exercise whose answer cell still raised the stub's NotImplementedError is "no answer yet", as in the
+    kernel's own progress(): a Deeper exercise skipped on purpose is not a failure."""
     path = Path(path)
     if not path.is_file():
         raise ProgressError(_("{path} is not a file: give the path of a saved lesson notebook (.ipynb).").format(
             path=path))
     try:
-        notebook = nbformat.read(path, as_version=4)
+        cells = read_cells(path)   # not nbformat: its import alone took seconds on a busy machine
     except Exception:
         raise ProgressError(_("{file} could not be read as a Jupyter notebook.").format(file=path.name)) from None
+    unanswered = set()
+    for cell in cells:
+        grader = cell.get("metadata", {}).get("nbgrader", {})
+        if grader.get("solution") and any(o.get("output_type") == "error" and o.get("ename") == "NotImplementedError"
+                                          for o in cell.get("outputs", [])):
+            unanswered.add(str(grader.get("grade_id", "")).removesuffix("-answer"))
     rows = []
-    for cell in notebook.cells:
+    for cell in cells:
         grader = cell.get("metadata", {}).get("nbgrader", {})
         if not grader.get("grade") or grader.get("solution") or "grade_id" not in grader:
             continue
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        if errors:
+        if errors and grader["grade_id"] in unanswered:
+            state, ename = NO_ANSWER, NO_ANSWER
+        elif errors:
             state, ename = FAILED, errors[-1].get("ename", "")
         elif cell.get("execution_count") is not None or cell.get("outputs"):
             # ran without an error (a tool that clears execution counts keeps the outputs)
@@ -309,13 +321,19 @@ def notebook_deeper(path):
         return set()
 
 
-def print_notebook_progress(path):
-    """The CLI: print the table for a saved notebook; returns 0, or 1 when it cannot be read."""
-    try:
-        rows = notebook_progress(path)
-    except ProgressError as error:
-        print(error)
-        return 1
-    print(format_table(os.path.basename(str(path)), rows, where=N_("when it was last saved"), not_run=SAVED_NOT_RUN,
-                       deeper=notebook_deeper(path)))
-    return 0
+def print_notebook_progress(*paths):
+    """The CLI: print the table of each saved notebook, a blank line between; returns 0, or 1 when one could not
+    be read (the others are still shown)."""
+    status = 0
+    for number, path in enumerate(paths):
+        if number:
+            print()
+        try:
+            rows = notebook_progress(path)
+        except ProgressError as error:
+            print(error)
+            status = 1
+            continue
+        print(format_table(os.path.basename(str(path)), rows, where=N_("when it was last saved"),
+                           not_run=SAVED_NOT_RUN, deeper=notebook_deeper(path)))
+    return status

@@ -99,6 +99,29 @@ def test_saved_notebook_from_the_command_line(tmp_path, capsys):
     assert states == {"l00-ex1": "passed", "l00-ex2": "failed", "l00-ex3": "passed", "l00-ex4": "passed"}
 
 
+def test_a_saved_notebook_with_the_deeper_exercises_skipped(tmp_path, capsys):
+    """A core-only learner leaves the Deeper answers blank: those show as "no answer yet (deeper)", not failed,
+    and the next step says the core path is done instead of pointing at a Deeper exercise as if it were due."""
+    notebook = nbformat.read(ROOT / "solutions" / LESSON_00, as_version=4)
+    from paddlecourse.progress import deeper_in
+
+    deeper = deeper_in(notebook.cells)
+    assert deeper, "lesson 00 has a Deeper exercise"
+    for cell in notebook.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if grade_id.removesuffix("-answer") in deeper:
+            error = "NotImplementedError" if grade_id.endswith("-answer") else "CheckFailed"
+            cell.outputs = [nbformat.v4.new_output("error", ename=error, evalue="", traceback=[error])]
+    saved = tmp_path / LESSON_00
+    nbformat.write(notebook, saved)
+    assert main(["progress", str(saved), str(ROOT / "lessons" / LESSON_00)]) == 0   # two notebooks in one call
+    out = capsys.readouterr().out
+    for grade_id in deeper:
+        assert f"○ {grade_id}" in out and "no answer yet (deeper)" in out, out
+    assert "✗" not in out and "The core path is done. The deeper exercises are optional" in out, out
+    assert out.count("exercises passed when it was last saved") == 2, out
+
+
 def test_piping_the_table_into_a_reader_that_stops_early_is_not_an_error():
     import subprocess
     import sys
