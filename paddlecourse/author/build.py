@@ -73,13 +73,31 @@ def build_lessons(solutions_dir="solutions", lessons_dir="lessons"):
     return written
 
 
+def write_first_cells(solutions_dir="solutions", repo=None):
+    """Write the English solutions' first code cells (``first_cell``: set-up, or the install sentence, made from
+    the course's public address); returns the paths whose cell changed. Outputs stay until the next --execute."""
+    from .deploy_links import public_repository
+    from .first_cell import write_first_cell
+
+    repo = repo if repo is not None else public_repository()
+    written = []
+    for path in solution_paths(solutions_dir, include_extras=True):
+        notebook = nbformat.read(path, as_version=4)
+        if write_first_cell(notebook, "en", repo):
+            write_notebook(notebook, path)
+            written.append(path)
+    return written
+
+
 def build_editions(solutions_dir="solutions", langs=EDITIONS):
-    """Write each edition's solutions (solutions/zh/...) from the English ones and the catalogues.
+    """Write each edition's solutions (solutions/zh/...) from the English ones and the catalogues, the English
+    first cells first (they are what the editions' first cells are made from).
 
     Returns {path: [indexes of markdown cells still in English]}: an edition is built even while its
     catalogue lags behind, and the tests say which cells are left."""
     from .editions import translated_notebook
 
+    write_first_cells(solutions_dir)
     report = {}
     for lang in langs:
         folder = Path(solutions_dir) / lang

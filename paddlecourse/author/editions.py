@@ -13,29 +13,28 @@ had in the previous Chinese solution; ``paddlecourse build --execute`` runs them
 import copy
 
 from .catalogues import open_catalogue, translation_of
+from .deploy_links import public_repository
+from .first_cell import first_cell
 
-SETUP_CALL = "paddlecourse.setup()"
 # Pictures a notebook carries as attachments that the library draws: redrawn in the edition's language.
 REDRAWN_ATTACHMENTS = {"pipeline.png": ("paddlecourse.widgets.pipeline", "pipeline_png")}
-EDITION_CALL = 'paddlecourse.setup(lang="{lang}")'
 
 
 class MissingTranslation(Exception):
     pass
 
 
-def edition_setup_source(source, lang):
-    """The first code cell of a ``lang`` edition: the English one, asking for ``lang`` - in
-    ``paddlecourse.setup()``, or where the English cell names its language (``lang="en"``)."""
-    if SETUP_CALL in source:
-        return source.replace(SETUP_CALL, EDITION_CALL.format(lang=lang), 1)
-    return source.replace('lang="en"', f'lang="{lang}"', 1)
+def edition_setup_source(source, lang, repo=None):
+    """The first code cell of a ``lang`` edition, made from the English one (``source``): its head in ``lang``,
+    for the course's public address (``repo``; by default the one pyproject.toml names), the rest unchanged."""
+    return first_cell(source, lang, repo if repo is not None else public_repository())
 
 
-def translated_notebook(english, domain, lang, previous=None, strict=False):
+def translated_notebook(english, domain, lang, previous=None, strict=False, repo=None):
     """(notebook, missing): ``english`` in ``lang``; ``missing`` lists the cells left in English
     (no usable translation yet). With ``strict``, a missing translation raises instead."""
     usable = translation_of(open_catalogue(lang, domain))
+    repo = repo if repo is not None else public_repository()
     notebook = copy.deepcopy(english)
     old_outputs = {}
     if previous is not None:
@@ -53,7 +52,7 @@ def translated_notebook(english, domain, lang, previous=None, strict=False):
             _redraw_attachments(cell, lang)
         elif cell.cell_type == "code":
             if first_code:
-                cell.source = edition_setup_source(cell.source, lang)
+                cell.source = edition_setup_source(cell.source, lang, repo)
                 first_code = False
             before = old_outputs.get(cell.id)
             if before is not None and before.source == cell.source:
