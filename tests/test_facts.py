@@ -49,9 +49,11 @@ def test_the_catalogue_ties_each_statement_to_a_lesson_and_covers_what_differs_b
     probes = "\n".join(fact.probe for fact in facts)
     for topic in ("shape)", "requires_grad=True", "'place' interface", "CUDAPlace(0)", "Programming Language :: Python",
                   "jit.save", "does not exists", "input_spec", '"lable"', "not found in program", "xs[:, :3]",
-                  "disable_onednn", "float(w.grad)", "pd_op.if", "predictor_pass_log"):
+                  "disable_onednn", "float(w.grad)", "pd_op.if", "predictor_pass_log",
+                  # numpy's, pip's and the interpreter's part (issue: any kernel, any Python)
+                  "DeprecationWarning", "PIP_TIMEOUT", "gc.collect()"):
         assert topic in probes, topic
-    assert [fact.lesson for fact in catalogue(["4"])] == ["04"] * 4
+    assert [fact.lesson for fact in catalogue(["4"])] == ["04"] * 5
     for module in (ROOT / "paddlecourse" / "facts").glob("*.py"):
         assert len(module.read_text().splitlines()) <= 400, module
 

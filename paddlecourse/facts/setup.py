@@ -1,4 +1,5 @@
-"""Lesson 00's statements about Paddle: gradients of created tensors, run_check's warning, CUDAPlace, Pythons."""
+"""Lesson 00's statements about Paddle (gradients of created tensors, run_check's warning, CUDAPlace, Pythons) and
+about pip's configuration (section 3: the installed pip, which lesson 00 runs)."""
 from ..language import N_
 from .fact import Fact
 
@@ -49,6 +50,25 @@ with contextlib.redirect_stdout(printed):
 observed = len(printed.getvalue().strip().splitlines())
 '''
 
+# lesson 00's pip_in_fresh_home: a throw-away HOME, none of this machine's PIP_* settings, one variable set
+PIP_CONFIG_LIST = '''
+import os, subprocess, sys, tempfile
+from importlib import metadata
+from packaging.version import Version
+home = tempfile.mkdtemp()
+env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_") and k != "XDG_CONFIG_HOME"}
+env.update(HOME=home)
+pip = [sys.executable, "-m", "pip", "--no-color", "config"]
+subprocess.run(pip + ["set", "global.index-url", "https://mirror.example.invalid/simple"], env=env, capture_output=True)
+listed = subprocess.run(pip + ["list"], env={**env, "PIP_TIMEOUT": "7"}, capture_output=True, text=True).stdout
+try:
+    version = Version(metadata.version("pip"))
+    observed = {"pip": "25.2 or later" if version >= Version("25.2") else "before 25.2",
+                "lines": [line for line in listed.splitlines() if "index-url" in line or "timeout" in line]}
+except metadata.PackageNotFoundError:   # a venv made without pip (uv venv): lesson 00's pip cells need one
+    observed = "pip is not installed in this Python"
+'''
+
 FACTS = [
     Fact("00", N_("section 1, run_check() from a terminal"),
          N_("run_check() warns `Tensor do not have 'place' interface for pir graph mode …`"),
@@ -62,4 +82,10 @@ FACTS = [
          CUDA_PLACE, "ValueError: (InvalidArgument) use wrong place, Please check."),
     Fact("00", N_("section 2, Python version"), N_("the installed paddlepaddle declares Python 3.9–3.13"),
          PYTHONS, "3.9, 3.10, 3.11, 3.12, 3.13"),
+    Fact("00", N_("section 3, pip config list and debug"),
+         N_("pip config list marks a PIP_* value with :env:, after the files' values (pip before 25.2: before them)"),
+         PIP_CONFIG_LIST, {"pip": "25.2 or later", "lines": ["global.index-url='https://mirror.example.invalid/simple'",
+                                                             ":env:.timeout='7'"]},
+         also_fine=({"pip": "before 25.2", "lines": [":env:.timeout='7'",
+                                                     "global.index-url='https://mirror.example.invalid/simple'"]},)),
 ]
