@@ -68,5 +68,15 @@ try-paddle:
 	@test -n "$(VERSION)" || { echo "usage: make try-paddle VERSION=3.0.0"; exit 2; }
 	bash tools/try-paddle-version.sh $(VERSION)
 
+# Every lesson on every CPython requires-python admits (pyenv's or on PATH), with the lowest and the newest allowed
+# dependencies, from the course's wheel on a plain python3 kernel (noxfile.py), MATRIX_JOBS sessions at a time; then
+# the table (tools/matrix_report.py). Downloads wheels; not part of `make test` (tests/test_portability.py is its slice).
+MATRIX_JOBS ?= 2
+matrix: setup-test
+	$(BIN)/nox -s wheel
+	$(BIN)/nox -l --json | $(BIN)/python -c "import json, sys; print('\n'.join(s['session'] for s in \
+	  json.load(sys.stdin) if s['session'].startswith('lessons')))" | xargs -P $(MATRIX_JOBS) -I{} $(BIN)/nox -s "{}" || true
+	$(BIN)/nox -s report
+
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts
