@@ -47,6 +47,7 @@ def _probe_env():
     env.setdefault("GLOG_minloglevel", "2")     # Paddle's log lines, as in the course kernel
     env.pop("PYTHONWARNINGS", None)             # a probe may look at the warnings the kernel hides
     env["PYTHONIOENCODING"] = "utf-8"
+    env["PYTHON_COLORS"] = "0"                   # plain tracebacks: a kernel sets FORCE_COLOR, which CPython 3.13 obeys
     return env
 
 
