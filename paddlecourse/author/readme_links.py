@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .deploy_links import (LESSON_00, REPO_ROOT, binder_badge, colab_url, install_spec, kaggle_url, lessons_folder,
                            public_repository)
+from .generated_files import write_stale
 from .site.links import default_branch
 
 START = "<!-- launch: written by `paddlecourse build` from Repository under [project.urls] in pyproject.toml -->"
@@ -84,7 +85,4 @@ def stale_readmes(root=REPO_ROOT):
 
 def update_readmes(root=REPO_ROOT):
     """Rewrite the launch paragraph of each README that is out of date; returns the paths written."""
-    stale = stale_readmes(root)
-    for path, text in stale.items():
-        path.write_text(text, encoding="utf-8")
-    return list(stale)
+    return write_stale(stale_readmes(root))

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from ..settings import SETTINGS
 from .deploy_links import REPO_ROOT
+from .generated_files import write_stale
 
 PAGES = {"en": "instructors/settings.md", "zh": "instructors/settings.zh.md"}
 WORDS = {
@@ -48,7 +49,5 @@ def stale_pages(root=REPO_ROOT):
 
 
 def update_pages(root=REPO_ROOT):
-    stale = stale_pages(root)
-    for path, text in stale.items():
-        path.write_text(text, encoding="utf-8")
-    return list(stale)
+    """Rewrite each settings page that is missing or out of date; returns the paths written."""
+    return write_stale(stale_pages(root))
