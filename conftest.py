@@ -9,12 +9,18 @@
   own message and that every teaching cell still runs. Running them under nbval
   too would only repeat that, so they are not collected here.
 """
+import os
 from pathlib import Path
 
 import pytest
 from nbval.plugin import IPyNbFile
 
 ROOT = Path(__file__).parent
+
+# A learner's kernel has no PYTHONUNBUFFERED (CI shells and this machine's do): without it, what a child
+# Python printed before a crash is lost with the process, and a lesson that forgets `-u` must fail here
+# as it fails on a hub (found by tests/hub/test_hub_load_smoke.py, never by nbval, in lesson 04).
+os.environ.pop("PYTHONUNBUFFERED", None)
 SANITIZER = ROOT / "tests" / "nbval-sanitize.cfg"
 
 
