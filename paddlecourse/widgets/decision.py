@@ -149,9 +149,11 @@ class Decision:
                                  "back on a CPU in lesson 07; the paddle.inference predictor (oneDNN kernels) was the "
                                  "path that was faster on the course machine, from batch 64 up - on some CPUs it "
                                  "is not: measure yours."),
-            "big ops": N_("Time goes into big matrix ops: faster kernels matter. In lesson 07, on the course machine, "
-                          "the predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256 (on an Intel Xeon machine only "
-                          "1.1x); to_static alone gave nothing."),
+            "big ops": N_("Time goes into big matrix ops: faster kernels matter, and they come from the engine that runs "
+                          "the exported model, not from to_static (which gave nothing in lesson 07). On an x86 CPU the "
+                          "paddle.inference predictor's oneDNN kernels gave 1.7-2.7x at batch 64-256 on the course "
+                          "machine but 0.87-1.13x on an Intel Xeon one; on a phone Paddle Lite's ARM kernels run it, "
+                          "which this course does not measure: time it on the device."),
             "fast enough": N_("It is already fast enough: a conversion would add work and risk (lesson 06's pitfalls) "
                               "for no gain."),
         }[self.bottleneck])
