@@ -58,7 +58,11 @@ def setup(seed=2024, quiet=True, lang=None):
       * a NameError for a name that is not defined is shown as one sentence:
         "`x` is not defined yet: run the cell that defines it — usually the
         answer cell above, or the lesson's earlier cells after a kernel
-        restart." Both are still error outputs, so nbgrader scores the cell 0;
+        restart.";
+      * an answer cell's untouched placeholder, ``raise NotImplementedError()``
+        (no message: Paddle's own NotImplementedErrors carry one), is shown as one
+        sentence that says what to write there, and that a Deeper exercise may
+        wait. All three are still error outputs, so nbgrader scores the cell 0;
         every other error keeps its normal traceback;
       * the `%catchup l02-ex3` magic is registered (the course kernel also
         registers it at start);
@@ -205,19 +209,38 @@ def _ipython():
     return get_ipython()
 
 
-def _friendly_errors():
-    """In IPython, show a failed check as its message alone, and an undefined name as one sentence.
+def _placeholder_sentence(tb):
+    """What an untouched `raise NotImplementedError()` says: in the answer cell itself, or in a function it defines."""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    function = tb.tb_frame.f_code.co_name
+    if function != "<module>":
+        return _("`{name}` still has its placeholder: replace `raise NotImplementedError()` in the answer cell "
+                 "with your code, run it, then run this cell again.").format(name=function)
+    # Translators: keep `raise NotImplementedError()` and # YOUR CODE HERE as they are (the cell shows them)
+    return _("this answer cell still waits for you: write your answer where it says # YOUR CODE HERE, in place of "
+             "`raise NotImplementedError()`, and run it again. An exercise marked Deeper may wait for a second "
+             "pass: its check then says only that it has no answer yet.")
 
-    Both are still error outputs, so nbgrader still scores the cell 0.
+
+def _friendly_errors():
+    """In IPython, show a failed check as its message alone, and an undefined name or an untouched answer
+    cell as one sentence.
+
+    All are still error outputs, so nbgrader still scores the cell 0.
     """
     shell = _ipython()
     if shell is None:
         return
     from .checks import CheckFailed
+    from .checks.calling import _is_untouched_stub
 
     def show_briefly(shell, etype, value, tb, tb_offset=None):
         if issubclass(etype, CheckFailed):
             shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])
+            return
+        if _is_untouched_stub(value):
+            shell._showtraceback(etype, value, [f"{etype.__name__}: {_placeholder_sentence(tb)}"])
             return
         sentence = undefined_name_sentence(value, tb)
         if sentence is None:
@@ -225,4 +248,4 @@ def _friendly_errors():
         else:
             shell._showtraceback(etype, value, [f"{etype.__name__}: {sentence}"])
 
-    shell.set_custom_exc((CheckFailed, NameError), show_briefly)
+    shell.set_custom_exc((CheckFailed, NameError, NotImplementedError), show_briefly)

@@ -150,3 +150,6 @@ def test_an_undefined_name_is_one_sentence_even_before_setup(fresh_course_kernel
     assert "(your function `f` uses it)" in errors[0]["traceback"][0]
     _, errors, _ = execute(fresh_course_kernel, "1 / 0")
     assert errors[0]["ename"] == "ZeroDivisionError" and len(errors[0]["traceback"]) > 1  # others: a normal traceback
+    _, errors, _ = execute(fresh_course_kernel, "# YOUR CODE HERE\nraise NotImplementedError()")
+    assert [e["ename"] for e in errors] == ["NotImplementedError"] and len(errors[0]["traceback"]) == 1
+    assert errors[0]["traceback"][0].startswith("NotImplementedError: this answer cell still waits for you")

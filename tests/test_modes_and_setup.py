@@ -93,3 +93,29 @@ def test_setup_shows_an_undefined_name_as_one_sentence_and_other_errors_as_usual
         assert "JSONDecodeError" in shown.stdout and "Traceback" in shown.stdout
     finally:
         InteractiveShell.clear_instance()
+
+
+def test_setup_shows_an_untouched_answer_cell_as_one_sentence_and_paddles_own_error_as_usual():
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import paddlecourse; paddlecourse.setup()")
+        with capture_output() as shown:
+            result = shell.run_cell("a = None\n# YOUR CODE HERE\nraise NotImplementedError()")
+        assert type(result.error_in_exec) is NotImplementedError  # still an error: progress() and nbgrader see it
+        assert shown.stdout.strip() == (
+            "NotImplementedError: this answer cell still waits for you: write your answer where it says "
+            "# YOUR CODE HERE, in place of `raise NotImplementedError()`, and run it again. An exercise marked "
+            "Deeper may wait for a second pass: its check then says only that it has no answer yet.")
+        with capture_output() as shown:  # the stub inside a function the learner calls from a cell of their own
+            shell.run_cell("def train_fixed(steps=30):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+                           "train_fixed()")
+        assert shown.stdout.strip().startswith("NotImplementedError: `train_fixed` still has its placeholder")
+        assert "Traceback" not in shown.stdout
+        with capture_output() as shown:  # an error with a message is Paddle's or Python's own: its traceback stays
+            shell.run_cell("raise NotImplementedError('this op has no CPU kernel')")
+        assert "Traceback" in shown.stdout and "this op has no CPU kernel" in shown.stdout
+    finally:
+        InteractiveShell.clear_instance()
