@@ -176,7 +176,8 @@ def check_value(name, found, expected, *, rtol=1e-5, atol=1e-6, hint=None, revea
             message = _("{name}: expected {expected}, found {found}.").format(
                 name=name, expected=_own_form(expected, want), found=_own_form(found, got))
         else:
-            message = _("{name}: found {found}.").format(name=name, found=_own_form(found, got))
+            message = _("{name}: found {found}, which is not what a correct answer gives (this check keeps the "
+                        "right value to itself).").format(name=name, found=_own_form(found, got))
         raise CheckFailed(message, hint=hint)
     _passed(name, _own_form(found, got) if got.size <= 4 else _("all {count} values match").format(count=got.size))
 
