@@ -51,7 +51,9 @@ def main(argv=None):
                            resources={"metadata": {"path": os.path.dirname(os.path.abspath(path))}}).execute()
             failure = None
         except Exception as error:   # the kernel died, or a cell ran out of time
-            failure = f"{type(error).__name__}: {error}"[:300]
+            started = [i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and cell.execution_count]
+            where = f" in cell [{started[-1]}]" if started else " before the first cell"   # the last one it began
+            failure = f"{type(error).__name__}{where}: {error}"[:300]
         seconds = time.time() - start
         nbformat.write(notebook, path.replace(".ipynb", ".executed.ipynb"))
         errors = [{"index": i, "ename": output.get("ename"), "evalue": output.get("evalue", "")[:500]}
