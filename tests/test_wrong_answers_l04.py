@@ -46,6 +46,12 @@ EX1_WRONG = {
     "the list exe.run returns": (formula(fetch="formula_result = exe.run(formula_main, feed=feed, fetch_list=[formula_z])"),
                                  ["formula_result is a NumPy array", "returns a list"]),
 }
+# A newcomer's walk: a result kept from a wrong try (the answer cell's `= None` lines deleted), then a fixed formula
+# whose run stopped with an error before exe.run. The check must judge the program, not the old array.
+EX1_WRONG["a result left from an earlier try"] = (
+    "formula_result = np.full(3, 4.1, dtype='float32')   # from the earlier try\n"
+    + formula(fetch="raise TypeError('The item in fetch_list should be str, variable or optimize_op')")[len(EX1_STUB):],
+    ["formula_result comes from this formula_main", "left from an earlier try"])
 EX1_RIGHT = {
     "keepdim=True and paddle.pow": formula(z="paddle.mean(2 * fa + paddle.pow(fb, 2), axis=1, keepdim=True)"),
 }
