@@ -141,7 +141,7 @@ def test_a_lessons_hint_label_and_title_come_out_translated(lesson_catalogue):
     with pytest.raises(CheckFailed) as raised:
         with check_parts("the four projects") as parts:
             parts.check_value("a", 1, 2, hint="Add the two numbers before you square them.")
-    assert str(raised.value) == "四个项目：检查了 1 项，1 项未通过。\n✗ a: 应为 2，实际为 1。 提示：先把两个数相加，再求平方。"
+    assert str(raised.value) == "四个项目：唯一的一项检查未通过。\n✗ a: 应为 2，实际为 1。 提示：先把两个数相加，再求平方。"
     # a lesson's own CheckFailed is translated where it is made
     assert str(CheckFailed("the loss after 8 steps", hint="Add the two numbers before you square them.")) == (
         "8 步之后的损失\n提示：先把两个数相加，再求平方。")

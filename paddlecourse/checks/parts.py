@@ -1,5 +1,5 @@
 """Exercises of several parts: every part checked, one report listing each (check_parts)."""
-from ..language import _, translate, translate_label
+from ..language import _, ngettext, translate, translate_label
 from .calling import _function_name, run_answer
 from .failure import _is_placeholder, CheckFailed
 from .values import check_answer, check_dtype, check_grad, check_shape, check_true, check_value
@@ -114,9 +114,14 @@ class Parts:
         return "\n".join([head, *lines])
 
     def _headline(self, wrong):
+        title = translate(self.title)
+        if len(self.parts) == 1:
+            # Translators: {title} is the exercise's title, e.g. "the four projects"; the check has one part
+            return _("{title}: its one part is not right yet.").format(title=title)
         # Translators: {title} is the exercise's title, e.g. "the four projects"
-        return _("{title}: {wrong} of {total} parts are not right yet.").format(
-            title=translate(self.title), wrong=len(wrong), total=len(self.parts))
+        return ngettext("{title}: {wrong} of {total} parts is not right yet.",
+                        "{title}: {wrong} of {total} parts are not right yet.", len(wrong)).format(
+            title=title, wrong=len(wrong), total=len(self.parts))
 
     def _folded_report(self):
         """Like report(), with each cause said once.
