@@ -29,6 +29,9 @@ def test_ex1_gradient_check(lesson):
     # backward() twice: the gradient adds up
     rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\na.stop_gradient = False\nb = paddle.randn([3, 5])\n"
              "for _ in range(2):\n    paddle.matmul(a, b).sum().backward()", "a.grad", "backward() once")
+    # .mean() instead of .sum(): the gradient is 1/20 of the right one, and the hint says why (a newcomer's walk)
+    rejected(lesson, "l00-ex1", "a = paddle.randn([4, 3])\na.stop_gradient = False\nb = paddle.randn([3, 5])\n"
+             "paddle.matmul(a, b).mean().backward()", "a.grad", "1/20", ".mean()")
     # NumPy's float64 mixed with randn's float32: Paddle refuses in the answer cell, the check says what to use
     rejected(lesson, "l00-ex1", "import numpy as np\na = paddle.to_tensor(np.random.rand(4, 3), stop_gradient=False)\n"
              "b = paddle.randn([3, 5])\npaddle.matmul(a, b).sum().backward()",

@@ -50,6 +50,16 @@ with contextlib.redirect_stdout(printed):
 observed = len(printed.getvalue().strip().splitlines())
 '''
 
+MIXED_DTYPES = '''
+import numpy as np
+import paddle
+try:
+    paddle.matmul(paddle.randn([4, 3]), paddle.to_tensor(np.ones((3, 5))))   # float32 @ float64
+    observed = "no error"
+except Exception as error:
+    observed = "%s: %s" % (type(error).__name__, str(error).split(" currently")[0])
+'''
+
 # lesson 00's pip_in_fresh_home: a throw-away HOME, none of this machine's PIP_* settings, one variable set
 PIP_CONFIG_LIST = '''
 import os, subprocess, sys, tempfile
@@ -80,6 +90,10 @@ FACTS = [
     Fact("00", N_("section 2, a CPU build asked for a GPU"),
          N_("a CPU build asked for CUDAPlace(0) logs the cause, then raises `ValueError: (InvalidArgument) use wrong place`"),
          CUDA_PLACE, "ValueError: (InvalidArgument) use wrong place, Please check."),
+    Fact("00", N_("exercise 1, float32 and float64"),
+         N_("matmul of a float32 and a float64 tensor fails: `The type of data we are trying to retrieve ... does not match`"),
+         MIXED_DTYPES, "ValueError: (InvalidArgument) The type of data we are trying to retrieve (float64) does not match "
+                       "the type of data (float32)"),
     Fact("00", N_("section 2, Python version"), N_("the installed paddlepaddle declares Python 3.9–3.13"),
          PYTHONS, "3.9, 3.10, 3.11, 3.12, 3.13"),
     Fact("00", N_("section 3, pip config list and debug"),
