@@ -14,7 +14,7 @@ whole sentences only.
 """
 import re
 
-from .language import _
+from .language import _, ngettext
 
 # Keep adding whole sentences while the text is shorter than this; a longer
 # first sentence is kept whole anyway (a cut sentence misleads more than a long one).
@@ -174,3 +174,82 @@ def undefined_name_sentence(error, tb=None):
     return _("`{name}` is not defined yet{where}: run the cell that defines it — usually the "
              "answer cell above (if you ran it, it stopped with an error before defining it: its last line says "
              "why), or the lesson's earlier cells after a kernel restart.").format(name=name, where=where)
+
+
+# ---------------------------------------------------------------- an error raised deep inside Paddle
+
+_PADDLE_DIR = None
+
+
+def _in_paddle_file(filename):
+    global _PADDLE_DIR
+    if _PADDLE_DIR is None:
+        import os
+
+        import paddle
+
+        _PADDLE_DIR = os.path.dirname(paddle.__file__) + os.sep
+    return str(filename).startswith(_PADDLE_DIR)
+
+
+def _in_paddle(code):
+    return _in_paddle_file(code.co_filename)
+
+
+def learners_frames(tb):
+    """The traceback from the first notebook-cell frame down to the call into Paddle, or None when the error
+    was not raised inside Paddle (then its whole traceback is the useful part); with how many frames it leaves
+    out. Built anew (types.TracebackType), so the error keeps its own traceback for %tb."""
+    import types
+
+    frames, started = [], False
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        started = started or _is_cell_code(code)
+        if started:
+            frames.append(tb)
+        tb = tb.tb_next
+    kept = next((k for k, frame in enumerate(frames) if _in_paddle(frame.tb_frame.f_code)), None)
+    if not frames or kept in (None, 0) or not _in_paddle(frames[-1].tb_frame.f_code):
+        return None, 0
+    short = None
+    for frame in reversed(frames[:kept]):
+        short = types.TracebackType(short, frame.tb_frame, frame.tb_lasti, frame.tb_lineno)
+    return short, len(frames) - kept
+
+
+def paddle_error_lines(shell, etype, value, tb):
+    """What IPython shows for an error raised inside Paddle: the learner's own frames, one line for the frames
+    inside Paddle, and the error in whole sentences (error_message); None when it was not raised inside Paddle."""
+    short, hidden = learners_frames(tb)
+    if short is None:
+        return None
+    lines = shell.InteractiveTB.structured_traceback(etype, value, short, tb_offset=0)
+    # Translators: under a shortened traceback; keep %tb as it is (the IPython command that shows all).
+    # (the form for other counts; Chinese: the same sentence for both)
+    note = ngettext("(and {count} call inside Paddle, left out: %tb shows the whole traceback)",
+                    "(and {count} calls inside Paddle, left out: %tb shows the whole traceback)",
+                    hidden).format(count=hidden)
+    message = f"KeyError: {value}" if isinstance(value, KeyError) else error_message(value)  # as show_error
+    return lines[:-1] + [note, message]
+
+
+def short_paddle_warnings(formatwarning):
+    """``warnings.formatwarning`` for a notebook: a warning Paddle raises from its own code is one line,
+    ``UserWarning (from Paddle): ...``, without the file path and the ``warnings.warn(`` source line under it
+    (all a learner gets from those is noise); any other warning is formatted by ``formatwarning``, as before."""
+    if getattr(formatwarning, "short_paddle_warnings", False):
+        return formatwarning
+
+    def format_warning(message, category, filename, lineno, line=None):
+        try:
+            inside = _in_paddle_file(filename)
+        except Exception:
+            inside = False
+        if not inside:
+            return formatwarning(message, category, filename, lineno, line)
+        # Translators: {category} is the warning's class, e.g. UserWarning; {message} is Paddle's own text
+        return _("{category} (from Paddle): {message}").format(category=category.__name__, message=message) + "\n"
+
+    format_warning.short_paddle_warnings = True
+    return format_warning

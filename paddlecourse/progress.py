@@ -16,7 +16,6 @@ From a shell, for a saved notebook (its stored outputs are read instead)::
     paddlecourse progress lessons/02_autograd_by_hand.ipynb
 """
 import difflib
-import hashlib
 import os
 import re
 from pathlib import Path
@@ -24,9 +23,9 @@ from pathlib import Path
 from .language import _, N_, ngettext
 from .lesson_context import grading_in_progress, solution_dirs
 from .lesson_index import lesson_paths
-from .notebook_cells import read_cells
+from .notebook_cells import HIDDEN, deeper_in, digest, read_cells
+from .skipping import skipped_in
 
-HIDDEN = "### BEGIN HIDDEN TESTS"
 PASSED, FAILED, NO_ANSWER, NOT_RUN = "passed", "failed", "no answer yet", "not run"
 MARKS = {PASSED: "✓", FAILED: "✗", NO_ANSWER: "○", NOT_RUN: "·"}
 # Translators: an exercise's state in progress()'s table
@@ -42,12 +41,6 @@ class ProgressError(LookupError):
 
 
 # ---------------------------------------------------------------- remembering what ran
-
-def digest(source):
-    """The same for the same cell text, whatever trailing spaces or blank lines it gained."""
-    lines = [line.rstrip() for line in str(source).strip().splitlines()]
-    return hashlib.sha1("\n".join(lines).encode("utf-8")).hexdigest()
-
 
 def record_run(result):
     """IPython post_run_cell hook: remember whether this cell's text ran without error."""
@@ -122,12 +115,6 @@ def graded_cells(number):
                 source = cell.source
                 entry[1].update({digest(source), digest(source.split(HIDDEN, 1)[0])})
     return [(grade_id, points, digests) for grade_id, (points, digests) in cells.items()]
-
-
-def deeper_in(cells):
-    """The grade ids of the exercises off the core path: their test cell says ``{"paddlecourse": {"path": "deeper"}}``."""
-    return {cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") for cell in cells
-            if cell.get("metadata", {}).get("paddlecourse", {}).get("path") == "deeper"} - {None}
 
 
 def deeper_exercises(number):
@@ -298,7 +285,9 @@ def notebook_progress(path):
         if not grader.get("grade") or grader.get("solution") or "grade_id" not in grader:
             continue
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        if errors and grader["grade_id"] in unanswered:
+        if skipped_in(cell.get("outputs", [])) == grader["grade_id"]:   # a Deeper exercise's quiet line
+            state, ename = NO_ANSWER, NO_ANSWER
+        elif errors and grader["grade_id"] in unanswered:
             state, ename = NO_ANSWER, NO_ANSWER
         elif errors:
             state, ename = FAILED, errors[-1].get("ename", "")

@@ -2,9 +2,10 @@
 import logging
 import os
 import random
+import sys
 import warnings
 
-from .errors import undefined_name_sentence
+from .errors import paddle_error_lines, short_paddle_warnings, undefined_name_sentence
 from .language import _, language, set_language
 
 # Warnings Paddle prints on every run that say nothing about the learner's code.
@@ -63,7 +64,18 @@ def setup(seed=2024, quiet=True, lang=None):
         (no message: Paddle's own NotImplementedErrors carry one), is shown as one
         sentence that says what to write there, and that a Deeper exercise may
         wait. All three are still error outputs, so nbgrader scores the cell 0;
-        every other error keeps its normal traceback;
+      * an error raised inside Paddle shows the learner's own frames, one line
+        for the calls inside Paddle (%tb shows them all) and the message in
+        whole sentences (paddlecourse.errors); every other error keeps its
+        normal traceback;
+      * warnings.formatwarning writes a warning Paddle raises from its own
+        code as one line, "UserWarning (from Paddle): ..." (no file path, no
+        `warnings.warn(` source line); nothing is filtered, and other warnings
+        look as before;
+      * a Deeper exercise run as it came (its answer cell untouched, then its
+        check) shows one quiet line from the check and nothing from the answer
+        cell; both still raise, and nothing is quiet while nbgrader executes
+        (paddlecourse.skipping);
       * the `%catchup l02-ex3` magic is registered (the course kernel also
         registers it at start);
       * a post_run_cell hook remembers which cells ran and whether they raised,
@@ -234,18 +246,36 @@ def _friendly_errors():
         return
     from .checks import CheckFailed
     from .checks.calling import _is_untouched_stub
+    from .skipping import register as remember_last_cells
+    from .skipping import running_cell, show_skipped, skipped_deeper_check, untouched_deeper_answer
 
     def show_briefly(shell, etype, value, tb, tb_offset=None):
         if issubclass(etype, CheckFailed):
-            shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])
+            skipped = skipped_deeper_check(running_cell(shell)) if value.no_answer else None
+            if skipped:   # still an error (progress, Run All's tag); shown as one quiet line
+                show_skipped(skipped)
+            else:
+                shell._showtraceback(etype, value, [f"{etype.__name__}: {value}"])
             return
         if _is_untouched_stub(value):
-            shell._showtraceback(etype, value, [f"{etype.__name__}: {_placeholder_sentence(tb)}"])
+            if not untouched_deeper_answer(running_cell(shell)):  # else its check speaks
+                shell._showtraceback(etype, value, [f"{etype.__name__}: {_placeholder_sentence(tb)}"])
             return
         sentence = undefined_name_sentence(value, tb)
-        if sentence is None:
+        if sentence is not None:
+            shell._showtraceback(etype, value, [f"{etype.__name__}: {sentence}"])
+            return
+        try:
+            shortened = paddle_error_lines(shell, etype, value, tb)
+        except Exception:  # the short form is a courtesy: never lose the error over it
+            shortened = None
+        if shortened is None:
             shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
         else:
-            shell._showtraceback(etype, value, [f"{etype.__name__}: {sentence}"])
+            sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb   # for %tb
+            shell._showtraceback(etype, value, shortened)
 
-    shell.set_custom_exc((CheckFailed, NameError, NotImplementedError), show_briefly)
+    # Exception: every error comes here first; what is not ours to shorten keeps IPython's own traceback
+    shell.set_custom_exc((Exception,), show_briefly)
+    warnings.formatwarning = short_paddle_warnings(warnings.formatwarning)
+    remember_last_cells(shell)

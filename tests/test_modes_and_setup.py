@@ -119,3 +119,66 @@ def test_setup_shows_an_untouched_answer_cell_as_one_sentence_and_paddles_own_er
         assert "Traceback" in shown.stdout and "this op has no CPU kernel" in shown.stdout
     finally:
         InteractiveShell.clear_instance()
+
+
+def _plain(text):
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_setup_shortens_an_error_raised_inside_paddle_to_the_learners_lines_and_whole_sentences():
+    """An Executor error is ten frames deep in executor.py: the learner sees their own line, one line for the
+    rest (%tb still shows it) and Paddle's message without its [Hint: ...] and C++ source location."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("import paddlecourse; paddle = paddlecourse.setup()")
+        shell.run_cell(
+            "with paddlecourse.static_mode():\n"
+            "    main, startup = paddle.static.Program(), paddle.static.Program()\n"
+            "    with paddle.static.program_guard(main, startup):\n"
+            "        x = paddle.static.data('x', [None, 3], 'float32')\n"
+            "        y = paddle.static.nn.fc(x, 2, name='shorten_fc')\n"
+            "    exe = paddle.static.Executor(paddle.CPUPlace())")
+        with capture_output() as shown:   # the startup program never ran: the weight is in no scope
+            result = shell.run_cell(
+                "import numpy as np\n"
+                "with paddlecourse.static_mode():\n"
+                "    exe.run(main, feed={'x': np.ones((1, 3), 'float32')}, fetch_list=[y])")
+        assert type(result.error_in_exec) is RuntimeError   # still an error: nbgrader and progress() see it
+        text = _plain(shown.stdout)
+        assert "exe.run(main" in text and "calls inside Paddle, left out: %tb shows the whole traceback" in text
+        assert "RuntimeError: Cannot find shorten_fc" in text and "in scope." in text
+        assert "executor.py" not in text and "[Hint:" not in text and "pir_adaptor" not in text, text
+        with capture_output() as shown:   # the whole traceback on request
+            shell.run_line_magic("tb", "")
+        assert "executor.py" in _plain(shown.stdout)
+        with capture_output() as shown:   # a KeyError at the feed stays bare, as the lessons teach to read it
+            shell.run_cell("with paddlecourse.static_mode():\n    exe.run(startup)\n"
+                           "    exe.run(main, feed={'z': np.ones((1, 3), 'float32')}, fetch_list=[y])")
+        text = _plain(shown.stdout)
+        assert "inside Paddle, left out" in text and text.rstrip().endswith("KeyError: 'x'"), text
+        with capture_output() as shown:   # an error in the learner's own code keeps its whole traceback
+            shell.run_cell("def f():\n    return {}['k']\nf()")
+        text = _plain(shown.stdout)
+        assert "Traceback" in text and "return {}['k']" in text and "inside Paddle" not in text, text
+    finally:
+        InteractiveShell.clear_instance()
+
+
+def test_a_warning_from_inside_paddle_is_one_line_and_any_other_keeps_its_form():
+    import warnings
+
+    from paddlecourse.errors import short_paddle_warnings
+
+    plain = warnings.formatwarning
+    short = short_paddle_warnings(plain)
+    assert short_paddle_warnings(short) is short       # setup() run twice wraps once
+    inside = paddle.base.executor.__file__
+    assert short("The data type of fed Variable 'a' must be 'float64'", UserWarning, inside, 334,
+                 "    warnings.warn(") == "UserWarning (from Paddle): The data type of fed Variable 'a' must be 'float64'\n"
+    assert short("mine", UserWarning, "/home/ana/train.py", 3, "warn('mine')") == \
+        plain("mine", UserWarning, "/home/ana/train.py", 3, "warn('mine')")

@@ -122,6 +122,41 @@ def test_a_saved_notebook_with_the_deeper_exercises_skipped(tmp_path, capsys):
     assert out.count("exercises passed when it was last saved") == 2, out
 
 
+def test_a_deeper_exercise_run_as_it_came_shows_one_quiet_line(tmp_path):
+    """Run All over a skipped Deeper exercise: nothing from its answer cell, one plain line from its check, and
+    both still raise (progress() says "no answer yet"); the saved notebook tells the command line the same. A
+    core exercise, a check run later on its own, and anything while nbgrader executes stay as loud as before."""
+    quiet = ("○ l00-ex2 is a Deeper exercise, left for a second pass: its answer cell is as it came, so there is "
+             "nothing to check yet.")
+    with LessonKernel(ROOT / "lessons" / LESSON_00) as lesson:
+        lesson.run_until("l00-ex1-answer")
+        core = lesson.run_cell_of("l00-ex1-answer")   # a core exercise's untouched answer: its sentence, in red
+        assert core.ename == "NotImplementedError" and "still waits for you" in core.outputs[0]["traceback"][0], core
+        lesson.run_until("l00-ex2-answer", allow_errors=True)
+        answer = lesson.run_cell_of("l00-ex2-answer")
+        assert answer.outputs == [], answer
+        check = lesson.run_cell_of("l00-ex2")
+        assert [o.get("output_type") for o in check.outputs] == ["display_data"], check
+        assert check.outputs[0]["data"] == {"text/plain": quiet}
+        assert check.outputs[0]["metadata"] == {"paddlecourse_skipped": "l00-ex2"}
+        shown = lesson.run_code('from paddlecourse import progress\nprogress("l00")')
+        assert "○ l00-ex2   1 point   no answer yet (deeper)" in shown.output, shown
+        again = lesson.run_cell_of("l00-ex2")   # not right after its answer cell: the check's own sentence
+        assert again.ename == "CheckFailed" and "has no answer yet" in again.message, again
+        written = lesson.try_answer("l00-ex2", "one_off_install = None")   # an answer that gives None: the hint
+        assert written.ename == "CheckFailed" and "has no answer yet" in written.message, written
+        saved = copy.deepcopy(lesson.notebook)
+        saved.cells[lesson.index_of("l00-ex2-answer")].outputs = answer.outputs
+        saved.cells[lesson.index_of("l00-ex2")].outputs = check.outputs
+        nbformat.write(saved, tmp_path / LESSON_00)
+        assert {row[0]: row[2] for row in notebook_progress(tmp_path / LESSON_00)}["l00-ex2"] == "no answer yet"
+        lesson.run_code("import os\nos.environ['NBGRADER_EXECUTION'] = 'validate'")
+        graded_answer = lesson.run_cell_of("l00-ex2-answer")
+        graded_check = lesson.run_cell_of("l00-ex2")
+        assert graded_answer.ename == "NotImplementedError" and "still waits" in graded_answer.outputs[0]["traceback"][0]
+        assert graded_check.ename == "CheckFailed" and "has no answer yet" in graded_check.message, graded_check
+
+
 def test_piping_the_table_into_a_reader_that_stops_early_is_not_an_error():
     import subprocess
     import sys

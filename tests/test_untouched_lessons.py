@@ -4,10 +4,12 @@ in English and in Chinese.
 Every cell of every lesson in lessons/ runs in one real course kernel per lesson, answer cells
 untouched (they raise NotImplementedError, as nbgrader left them), continuing past errors. Then:
 
-- every graded test cell fails (what `nbgrader validate --invert` checks: a blank answer scores
-  nothing), and fails with CheckFailed - the one-sentence message that names what is missing - never
+- every graded test cell of a core exercise fails (what `nbgrader validate --invert` checks: a blank answer
+  scores nothing), and fails with CheckFailed - the one-sentence message that names what is missing - never
   with a NameError, TypeError, AttributeError, NotImplementedError or a Paddle error (nbgrader scores
-  both 0, but only CheckFailed tells a learner what to do);
+  both 0, but only CheckFailed tells a learner what to do); a Deeper exercise's check, run right after its
+  untouched answer cell, shows only its one quiet line (paddlecourse.skipping: it still raises, and while
+  nbgrader executes it fails aloud; tests/test_progress.py and tests/test_judge_verdict.py hold that);
 - each test cell, run once more right after with the library speaking Chinese (what the Chinese
   edition's first cell, setup(lang="zh"), chooses), fails with a CheckFailed in Chinese. The Chinese
   student copy's code cells are these ones (tests/test_translations.py), so the lesson itself is not
@@ -27,6 +29,7 @@ import pytest
 from lesson_runner import LessonKernel, grade_id
 
 from paddlecourse.progress import deeper_in
+from paddlecourse.skipping import skipped_in
 from paddlecourse.lesson_index import lesson_paths
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,13 +77,18 @@ def test_an_untouched_lesson_runs_and_every_check_fails_only_with_checkfailed_in
             if is_answer_cell(cell) or is_test_cell(cell):
                 exercise = exercise_of.get(index)
                 tagged = "raises-exception" in tags(cell)
-                if exercise in deeper and not result.passed and not tagged:
+                if exercise in deeper and not tagged:   # it raises, quietly or not
                     run_all.append(f"cell {index} ({exercise}, Deeper) stops Run All: tag it raises-exception")
                 elif exercise not in deeper and tagged:
                     run_all.append(f"cell {index} ({exercise}, core) is tagged raises-exception: Run All must stop there")
             if is_test_cell(cell):
                 checked += 1
-                if result.passed:
+                quiet = skipped_in(result.outputs)
+                if grade_id(cell) in deeper:   # run right after its untouched answer: one plain line, no error
+                    if quiet != grade_id(cell) or result.ename or len(result.outputs) != 1:
+                        wrong.append(f"{grade_id(cell)} (Deeper): not its one quiet line: {result.ename or 'passed'}: "
+                                     f"{first_line(result) or result.output[:200]}")
+                elif result.passed:
                     wrong.append(f"{grade_id(cell)}: passes although its answer is blank")
                 elif result.ename != "CheckFailed":
                     wrong.append(f"{grade_id(cell)}: {result.ename}: {first_line(result)}")

@@ -113,9 +113,12 @@ def _refused(judgement, source, reason, start):
     return judgement
 
 
-def _verdict_outputs(outputs, source):
+def _verdict_outputs(outputs, source, status=""):
     """What the feedback shows of the judge's run of a test cell: no stderr, errors cut to one
-    line, and a failure inside the hidden tests only says that a hidden test failed."""
+    line, and a failure inside the hidden tests only says that a hidden test failed.
+
+    ``status`` is the kernel's execute_reply status: a cell that raised fails even where its error was shown
+    as something else (setup() shows a skipped Deeper exercise's check as a plain line outside grading)."""
     from .feedback import HideHiddenTests
 
     hidden = hidden_line_numbers(source)
@@ -137,6 +140,10 @@ def _verdict_outputs(outputs, source):
                          "traceback": [f"{ename}: {evalue[:2000]}"]})
             continue
         kept.append(output)
+    if status == "error" and not failed:
+        failed = True
+        kept.append({"output_type": "error", "ename": "TestFailed", "evalue": "this test cell raised an error",
+                     "traceback": ["TestFailed: this test cell raised an error"]})
     return kept, failed
 
 
@@ -276,7 +283,8 @@ def judge_notebook(submitted_path, source_path, limits=None, use_sandbox=True, k
             if where is None or where not in judged:
                 outputs_, failed = _not_judged(), True
             else:
-                outputs_, failed = _verdict_outputs(judged[where], neutral_hidden(original.source))
+                outputs_, failed = _verdict_outputs(judged[where], neutral_hidden(original.source),
+                                                    getattr(judge_run, "statuses", {}).get(where, ""))
             cell.outputs = outputs_
             judgement.passed[grade_id] = not failed
         elif cell.cell_type == "code":
