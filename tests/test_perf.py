@@ -111,8 +111,10 @@ def test_table_columns_fit_every_value_and_line_up():
     table = perf.Comparison(perf.QUICK, rows).table().splitlines()
     assert "1234.568 [1000.250-2500.750]" in table[2] and "0.05x [0.01-12.50]" in table[2]
     assert "0.012 [0.011-0.013]" in table[3]
-    # right-aligned columns end at the same place on every line: the header's last column
-    assert len({len(line) for line in table[:4]}) == 1, table
+    # right-aligned columns end at the same place on every line: the header's last column (the too-spread mark,
+    # on the first row, comes after it)
+    assert table[2].endswith("  " + perf.SPREAD_MARK) and not table[3].endswith(perf.SPREAD_MARK)
+    assert len({len(line.removesuffix(perf.SPREAD_MARK).rstrip()) for line in table[:4]}) == 1, table
     assert table[0].index("ms per call") < table[0].index("speed-up")
 
 
@@ -191,3 +193,61 @@ def test_plot_bars_carry_a_hatch_per_mode_besides_colour():
     hatches = {patch.get_hatch() for patch in fig.axes[0].patches}
     assert len(hatches) == 2  # two non-eager modes on m1: two different hatches
     plt.close(fig)
+
+
+def _speedup_row(mode, speedup, low, high):
+    return perf.Row("wide-shallow", "inference", 256, mode, 1.0, 0.9, 1.1, speedup, low, high, 0.0)
+
+
+def _eager_and(*rows):
+    return perf.Comparison(perf.QUICK, [_speedup_row("eager", 1.0, 1.0, 1.0), *rows])
+
+
+@pytest.mark.parametrize("low, high", [(1.0, 1.0), (2.48, 3.38), (0.99, 1.01), (0.69, 1.02), (0.40, 0.76), (1.0, 2.0)])
+def test_a_narrow_range_is_not_too_spread(low, high):
+    """Narrow enough, wherever it lies: clearly faster, clearly slower, or straddling 1 (no clear difference)."""
+    assert not perf.too_spread(low, high)
+
+
+@pytest.mark.parametrize("low, high", [(1.36, 3.26), (0.62, 1.31), (0.1, 3.0), (1.0, 2.01)])
+def test_a_range_more_than_twice_as_high_as_low_is_too_spread(low, high):
+    assert perf.too_spread(low, high)
+
+
+def test_a_narrow_table_has_no_mark_and_no_note():
+    table = _eager_and(_speedup_row("predictor", 3.01, 2.48, 3.38), _speedup_row("to_static", 0.94, 0.69, 1.02)).table()
+    assert perf.SPREAD_MARK not in table and "too spread" not in table
+    assert len(table.splitlines()) == 2 + 3 + 1
+
+
+def test_a_too_spread_row_is_marked_and_the_table_says_why_and_what_to_do():
+    """The user's busy-machine row: 2.02x [1.36-3.26] 'faster', where a quiet run gave 1.01x."""
+    lines = _eager_and(_speedup_row("to_static", 2.02, 1.36, 3.26), _speedup_row("predictor", 3.01, 2.48, 3.38),
+                       _speedup_row("jit.load", 0.91, 0.62, 1.31)).table().splitlines()
+    rows = {line.split()[3]: line for line in lines[2:6]}
+    assert rows["to_static"].endswith("2.02x [1.36-3.26]  " + perf.SPREAD_MARK)
+    assert rows["jit.load"].endswith(perf.SPREAD_MARK)   # straddling 1 and too spread
+    assert not rows["predictor"].endswith(perf.SPREAD_MARK) and not rows["eager"].endswith(perf.SPREAD_MARK)
+    note = lines[-1]
+    assert note == perf.spread_note() and lines[-2].startswith("(5 interleaved rounds")
+    assert note.startswith(perf.SPREAD_MARK + " too spread to conclude from")
+    assert "more than 2x apart" in note and "busy" in note and "quiet" in note and "more rounds" in note
+
+
+def test_the_spread_note_speaks_chinese():
+    from paddlecourse.language import speaking
+
+    comparison = _eager_and(_speedup_row("to_static", 2.02, 1.36, 3.26))
+    with speaking("zh"):
+        note = comparison.table().splitlines()[-1]
+    assert note.startswith(perf.SPREAD_MARK + " ") and "过于分散" in note and "2 倍" in note
+    assert "too spread" not in note and "CPU" in note
+    assert "too spread" in comparison.table().splitlines()[-1]   # and English again outside the block
+
+
+def test_a_timings_speedup_range_is_judged_by_the_same_rule():
+    """The fair-benchmark demo judges Timings.speedup's range, not a Row: the rule is the same function."""
+    timings = perf.Timings(seconds={"base": [1.0, 1.0, 1.0], "fast": [0.5, 0.9, 0.2]})
+    ratio, (low, high) = timings.speedup("fast", baseline="base")
+    assert (low, high) == pytest.approx((1 / 0.9, 5.0)) and low > 1   # every round "faster" ...
+    assert perf.too_spread(low, high)                                  # ... but too spread to say so

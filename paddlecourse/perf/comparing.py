@@ -6,7 +6,7 @@ import numpy as np
 
 from ..language import _, N_, translate
 from .contenders import INFERENCE_MODES, TRAINING_MODES, _in_features, inference_calls, training_steps
-from .timing import QUICK, Settings, time_interleaved
+from .timing import QUICK, SPREAD_MARK, Settings, spread_note, time_interleaved, too_spread
 
 
 @dataclass(frozen=True)
@@ -61,17 +61,19 @@ class Comparison:
         """A plain-text table: time per call and speed-up over eager, each with its round range.
 
         Every column is as wide as its widest entry, so no value is cut and the columns line up
-        whatever the machine measured (0.05 ms or 1234 ms).
+        whatever the machine measured (0.05 ms or 1234 ms). A speed-up whose range is too spread to
+        conclude from (:func:`too_spread`) gets a mark after it, and the table ends with what it means.
         """
         # Translators: the benchmark table's column heads
         heads = (_("model"), _("task"), _("batch"), _("mode"), _("ms per call [range]"),
-                 _("speed-up vs eager [range]"))
-        right = (False, False, True, False, True, True)
+                 _("speed-up vs eager [range]"), "")
+        right = (False, False, True, False, True, True, False)
         cells = []
         for r in self.rows:
             cells.append((translate(r.model), _(r.task), str(r.batch), r.mode,
                           f"{r.median_ms:.3f} [{r.low_ms:.3f}-{r.high_ms:.3f}]",
-                          f"{r.speedup:.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]"))
+                          f"{r.speedup:.2f}x [{r.speedup_low:.2f}-{r.speedup_high:.2f}]",
+                          SPREAD_MARK if too_spread(r.speedup_low, r.speedup_high) else ""))
         widths = [max([_width(h)] + [_width(c[i]) for c in cells]) for i, h in enumerate(heads)]
 
         def line(values):
@@ -84,6 +86,8 @@ class Comparison:
         s = self.settings
         lines.append(_("({rounds} interleaved rounds x {calls} calls after {warmup} warm-up calls; "
                        "median of round means)").format(rounds=s.rounds, calls=s.calls, warmup=s.warmup))
+        if any(c[-1] for c in cells):
+            lines.append(spread_note())
         return "\n".join(lines)
 
     def __str__(self):

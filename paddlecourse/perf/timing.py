@@ -67,6 +67,33 @@ class Timings:
         return median(ratios), (min(ratios), max(ratios))
 
 
+TOO_SPREAD = 2.0  # the widest round range of a ratio, as high / low, that still supports a conclusion
+
+
+def too_spread(low, high, limit=TOO_SPREAD):
+    """Is a ratio's round range [low-high] too wide to conclude from?
+
+    The rule: a range whose highest round is more than ``limit`` (2) times its lowest supports no
+    conclusion, neither "faster" nor "slower" nor "about the same", wherever it lies. Rounds that far apart
+    were disturbed by something other than the modes: in lesson 07's stored run, 35 of its 36 ranges were
+    within 1.9x, while on a busy machine ``to_static`` came out 2.02x [1.36-3.26] where a quiet run gave 1.01x.
+    A narrow range that straddles 1 is not too spread: it says "no clear difference".
+    """
+    return high > limit * low
+
+
+SPREAD_MARK = "*"  # beside a figure too_spread() rejects
+
+
+def spread_note(limit=TOO_SPREAD):
+    """The sentence printed under figures marked with SPREAD_MARK: what the mark means, why, what to do."""
+    # Translators: under benchmark figures (a table, a ratio); {mark} is "*", {limit} a number such as 2
+    return _("{mark} too spread to conclude from: the marked figure's lowest and highest rounds are more than "
+             "{limit}x apart, which usually means the machine was busy (other processes took the CPU between "
+             "rounds); run the cell again when the machine is quiet, or with more rounds."
+             ).format(mark=SPREAD_MARK, limit=f"{limit:g}")
+
+
 def time_interleaved(contenders, rounds=5, calls=20, warmup=5, clock=time.perf_counter):
     """Time several zero-argument callables fairly; return :class:`Timings`.
 
